@@ -1,0 +1,3 @@
+from cardforge.cli import app
+
+app()

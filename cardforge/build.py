@@ -1,0 +1,139 @@
+"""The pipeline: load -> validate -> check -> render -> write, for one game pack.
+
+Read everything, then write: :func:`compile_game` loads, validates and checks the whole
+game before anything is drawn; :func:`build_game` renders each output to a temporary file
+beside its destination and moves it into place only when every output of the game has
+been rendered, so a failed build leaves the previous output intact.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardforge.checks import run_checks
+from cardforge.diagnostics import Diagnostic, diag, has_errors
+from cardforge.layout import LayoutSet, load_layouts
+from cardforge.load import display_path, find_packs, load_game
+from cardforge.model import Game
+from cardforge.render.deck import DeckOptions, copies, render_deck
+from cardforge.render.icons import IconError
+from cardforge.render.sheet import ImpositionError
+from cardforge.validate import validate_cards
+
+
+@dataclass
+class Project:
+    """Where a project's game packs, layouts and output live (default: the working directory)."""
+
+    root: Path = field(default_factory=Path.cwd)
+
+    @property
+    def cards(self) -> Path:
+        return self.root / "cards"
+
+    @property
+    def layouts(self) -> Path:
+        return self.root / "layouts"
+
+    @property
+    def output(self) -> Path:
+        return self.root / "output"
+
+    def packs(self, slugs: list[str] | None = None) -> tuple[list[Path], list[Diagnostic]]:
+        """The pack folders named by ``slugs`` (all packs when empty), and a diagnostic per unknown slug."""
+        found = find_packs(self.cards)
+        if not slugs:
+            if not found:
+                return [], [diag("pack-missing", f"no game packs (folders with game.yaml) in {display_path(self.cards)}",
+                                 file=display_path(self.cards))]
+            return found, []
+        by_slug = {p.name: p for p in found}
+        packs, problems = [], []
+        for slug in slugs:
+            if slug in by_slug:
+                packs.append(by_slug[slug])
+            else:
+                from cardforge.suggest import did_you_mean
+
+                problems.append(diag("pack-missing", f"no game pack named {slug!r} in {display_path(self.cards)}",
+                                     hint=did_you_mean(slug, by_slug) or f"game packs: {', '.join(by_slug) or 'none'}"))
+        return packs, problems
+
+
+@dataclass
+class Compiled:
+    """A game after the front end: the model, its layouts and every diagnostic found."""
+
+    game: Game | None
+    layouts: LayoutSet | None
+    diagnostics: list[Diagnostic]
+
+    @property
+    def ok(self) -> bool:
+        return self.game is not None and self.layouts is not None and not has_errors(self.diagnostics)
+
+
+def compile_game(pack: Path, project: Project) -> Compiled:
+    """Load, validate and check the game pack in ``pack``; never writes anything."""
+    game, problems = load_game(pack)
+    if game is None:
+        return Compiled(None, None, problems)
+    problems += validate_cards(game)
+    layouts, layout_problems = load_layouts(game, project.layouts)
+    problems += layout_problems
+    problems += run_checks(game, layouts)
+    return Compiled(game, layouts, problems)
+
+
+@dataclass
+class BuildResult:
+    slug: str
+    written: list[Path]
+    diagnostics: list[Diagnostic]
+
+    @property
+    def ok(self) -> bool:
+        return not has_errors(self.diagnostics)
+
+
+def build_game(compiled: Compiled, project: Project, options: DeckOptions, force: bool = False,
+               progress: Callable[[int, int], None] | None = None) -> BuildResult:
+    """Render and write ``output/<slug>/`` for a compiled game.
+
+    Refuses (writes nothing) when the game has errors, unless ``force`` is set and a model
+    and layouts exist, in which case a ``build-forced`` warning is added. ``progress`` is
+    called with (cards drawn, cards in all).
+    """
+    game, layouts = compiled.game, compiled.layouts
+    slug = game.slug if game else "?"
+    problems = list(compiled.diagnostics)
+    if game is None or layouts is None:
+        return BuildResult(slug, [], problems)
+    if has_errors(problems):
+        if not force:
+            return BuildResult(slug, [], problems)
+        problems.append(diag("build-forced", f"{slug}: built despite errors because of --force; check the output"))
+    target = project.output / slug
+    target.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=target))
+    total = len(copies(game))
+    try:
+        render_deck(game, layouts, staging / "deck.pdf", options,
+                    progress=(lambda n: progress(n, total)) if progress else None)
+    except (ImpositionError, IconError, OSError) as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        code = "write-failed" if isinstance(exc, OSError) else ("icon-file" if isinstance(exc, IconError) else "layout-invalid")
+        problems.append(diag(code, f"{slug}: {exc}"))
+        force_errors = [d for d in problems if d.code != "build-forced"]
+        return BuildResult(slug, [], force_errors)
+    written = []
+    for produced in sorted(staging.iterdir()):
+        destination = target / produced.name
+        os.replace(produced, destination)
+        written.append(destination)
+    shutil.rmtree(staging, ignore_errors=True)
+    return BuildResult(slug, written, problems)

@@ -1,0 +1,29 @@
+"""Stage 3, check: rule-consistency checks over a whole game pack.
+
+Each check family is a function ``(game, layouts) -> list[Diagnostic]`` registered in
+:data:`FAMILIES`; checks say what is wrong about a card or a path and place it with the
+line map kept by loading. Checks never draw: the text-fit family asks the layout engine to
+measure. See each module for its codes.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cardforge.diagnostics import Diagnostic
+from cardforge.layout import LayoutSet
+from cardforge.model import Game
+from cardforge.checks import textfit
+
+Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
+
+FAMILIES: dict[str, Check] = {
+    "text-fit": textfit.check,
+}
+
+
+def run_checks(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
+    """Run every check family on ``game``; returns all findings."""
+    found: list[Diagnostic] = []
+    for check in FAMILIES.values():
+        found += check(game, layouts)
+    return found

@@ -1,0 +1,136 @@
+"""Diagnostics: the one currency of errors.
+
+Every problem found anywhere (loading, schema validation, consistency checks, layout) is
+a frozen :class:`Diagnostic`. Checks say *what* is wrong about a card or a path; the
+driver attaches *where* (file, line, column) from the line map kept while loading.
+Codes are declared once in :data:`CODES` with the family they belong to and a description.
+"""
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+
+
+class Severity(enum.IntEnum):
+    """How bad a finding is; ``error`` stops a build, ``warning`` does with ``--strict``."""
+
+    INFO = 0
+    WARNING = 1
+    ERROR = 2
+
+    def __str__(self) -> str:  # "error", "warning", "info"
+        return self.name.lower()
+
+
+@dataclass(frozen=True)
+class Code:
+    """A stable diagnostic code: ``name`` as printed, the check ``family``, a description."""
+
+    name: str
+    family: str
+    severity: Severity
+    description: str
+
+
+def _codes(*codes: Code) -> dict[str, Code]:
+    return {c.name: c for c in codes}
+
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO
+
+CODES: dict[str, Code] = _codes(
+    # load: reading YAML files and the game pack's structure
+    Code("yaml-syntax", "load", E, "a YAML file does not parse"),
+    Code("yaml-duplicate-key", "load", E, "a mapping repeats a key (YAML would silently keep the last)"),
+    Code("pack-missing", "load", E, "a game pack, or a file it needs, does not exist"),
+    Code("pack-structure", "load", E, "a game pack file does not have the expected shape"),
+    Code("card-type-unknown", "load", E, "a card names a type that game.yaml does not declare"),
+    Code("card-duplicate", "load", E, "two card entries of one type share a name (use quantity)"),
+    # schema: every card against its type's JSON Schema
+    Code("schema", "schema", E, "a card breaks its card type's JSON Schema"),
+    Code("schema-invalid", "schema", E, "a card type's JSON Schema is itself not a valid schema"),
+    # layout: the layout file of a game
+    Code("layout-missing", "layout", E, "a card type has no layout"),
+    Code("layout-invalid", "layout", E, "a layout entry is unknown or has a bad value"),
+    Code("layout-cycle", "layout", E, "layouts extend each other in a cycle"),
+    Code("icon-file", "layout", E, "an icon's SVG file is missing or cannot be rasterised"),
+    # text fit: card text against its layout box
+    Code("text-overflow", "text-fit", E, "card text does not fit its layout box at the minimum type size"),
+    # build
+    Code("build-forced", "build", W, "the build went on despite errors because of --force"),
+    Code("write-failed", "build", E, "an output file could not be written"),
+)
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding.
+
+    ``file`` is a path (relative to the project root where possible), ``line`` and
+    ``column`` are 1-based (0 when unknown). ``hint`` is an optional suggestion, such as a
+    did-you-mean.
+    """
+
+    severity: Severity
+    code: str
+    message: str
+    file: str = ""
+    line: int = 0
+    column: int = 0
+    hint: str = ""
+    related: tuple[str, ...] = field(default=())
+
+    def at(self, file: str | Path, line: int = 0, column: int = 0) -> "Diagnostic":
+        """The same diagnostic placed at ``file:line:column``."""
+        return replace(self, file=str(file), line=line, column=column)
+
+    @property
+    def location(self) -> str:
+        parts = [self.file or "<cardforge>"]
+        if self.line:
+            parts.append(str(self.line))
+            if self.column:
+                parts.append(str(self.column))
+        return ":".join(parts)
+
+    def format(self) -> str:
+        """``path:line:col: severity[code]: message`` plus an indented hint line."""
+        text = f"{self.location}: {self.severity}[{self.code}]: {self.message}"
+        if self.hint:
+            text += f"\n    hint: {self.hint}"
+        return text
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["severity"] = str(self.severity)
+        data["related"] = list(self.related)
+        return data
+
+
+def diag(code: str, message: str, *, hint: str = "", severity: Severity | None = None,
+         file: str | Path = "", line: int = 0, column: int = 0,
+         related: tuple[str, ...] = ()) -> Diagnostic:
+    """Make a diagnostic for a registered ``code``; its severity defaults to the code's.
+
+    Raises ``KeyError`` for an unregistered code (a programming error, caught by tests).
+    """
+    registered = CODES[code]
+    return Diagnostic(severity if severity is not None else registered.severity, code, message,
+                      str(file), line, column, hint, related)
+
+
+def has_errors(diagnostics: list[Diagnostic]) -> bool:
+    return any(d.severity is Severity.ERROR for d in diagnostics)
+
+
+def sort_key(d: Diagnostic) -> tuple:
+    return (d.file, d.line, d.column, -int(d.severity), d.code, d.message)
+
+
+def format_json(diagnostics: list[Diagnostic]) -> str:
+    """All diagnostics as one JSON document: ``{"diagnostics": [...], "summary": {...}}``."""
+    summary = {str(s): sum(1 for d in diagnostics if d.severity is s) for s in Severity}
+    return json.dumps({"diagnostics": [d.to_json() for d in sorted(diagnostics, key=sort_key)],
+                       "summary": summary}, indent=2, ensure_ascii=False)

@@ -1,0 +1,281 @@
+"""Layouts: ``layouts/<slug>.yaml`` resolved into typed boxes, in points.
+
+A layout file holds named card-face layouts (``layouts:``), card-back faces (``backs:``)
+and extra sizes. Layouts may ``extends:`` another (deep merge; an element set to ``null``
+is removed), with cycle detection. :func:`load_layouts` validates the file against
+cardforge's layout schema, converts every length to points (see :mod:`cardforge.units`),
+and returns a :class:`Layout` per card type. Rendering only draws what is resolved here.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from cardforge.diagnostics import Diagnostic, diag
+from cardforge.load import read_yaml
+from cardforge.model import Game, Source
+from cardforge.render.fonts import FONTS
+from cardforge.render.text import TextStyle
+from cardforge.schema import validate
+from cardforge.units import parse_length
+
+# Trim sizes (width, height) in mm. Poker is 2.5 x 3.5 in exactly.
+SIZE_PRESETS_MM = {
+    "poker": (63.5, 88.9),
+    "poker-metric": (63.0, 88.0),
+    "bridge": (57.15, 88.9),
+    "mini-euro": (44.0, 68.0),
+    "mini-usa": (41.0, 63.0),
+    "tarot": (69.85, 120.65),
+    "square": (63.5, 63.5),
+}
+
+
+@dataclass(frozen=True)
+class Element:
+    """A resolved element: ``box`` is (x, y, w, h) in pt from the card's top-left trim corner."""
+
+    name: str
+    kind: str
+    box: tuple[float, float, float, float]
+    field: str | None = None
+    template: str | None = None
+    when: str | None = None
+    icon: str | None = None
+    style: TextStyle = TextStyle()
+    fill: str | None = None
+    stroke: str | None = None
+    stroke_width: float = 0.5
+    radius: float = 0.0
+    rotate: int = 0
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class Face:
+    background: str = "#ffffff"
+    border_width: float = 0.0
+    border_color: str = "#000000"
+    border_radius: float = 0.0
+    elements: tuple[Element, ...] = ()
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A card type's layout: trim ``size`` (w, h) in pt, its front and its own back face."""
+
+    name: str
+    size: tuple[float, float]
+    front: Face
+    back: Face | None
+    file: str
+    line: int
+
+
+@dataclass
+class LayoutSet:
+    """Everything a game's layout file resolves to."""
+
+    file: str
+    by_type: dict[str, Layout] = field(default_factory=dict)
+    backs: dict[str, Face] = field(default_factory=dict)
+
+
+def layout_path(layouts_dir: Path, slug: str) -> Path:
+    return layouts_dir / f"{slug}.yaml"
+
+
+@lru_cache(maxsize=None)
+def _schema_validator():
+    from importlib import resources
+
+    import yaml
+    from jsonschema import Draft202012Validator
+
+    text = resources.files("cardforge").joinpath("schemas/layout.schema.yaml").read_text(encoding="utf-8")
+    return Draft202012Validator(yaml.safe_load(text))
+
+
+def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[Diagnostic]]:
+    """Load and resolve ``layouts/<slug>.yaml`` for ``game``.
+
+    Returns ``(layouts, diagnostics)``; ``layouts`` is None when the file is missing or
+    invalid. Every card type of the game must have a layout (``layout-missing``).
+    """
+    path = layout_path(layouts_dir, game.slug)
+    if not path.is_file():
+        return None, [diag("layout-missing", f"no layout file for {game.slug!r}", file=str(path),
+                           hint=f"create {path} with a layout for each card type")]
+    data, source, problems = read_yaml(path)
+    if source is None:
+        return None, problems
+    problems += validate(data, _schema_validator(), source, code="layout-invalid")
+    if problems:
+        return None, problems
+    data = data or {}
+    result = LayoutSet(file=source.file)
+    sizes = {name: (parse_length(w), parse_length(h)) for name, (w, h) in (data.get("sizes") or {}).items()}
+    raw = data.get("layouts") or {}
+    for name in raw:
+        merged, chain_problems = _merged(raw, name, source)
+        problems += chain_problems
+        if merged is None:
+            continue
+        layout, layout_problems = _resolve(name, merged, sizes, source)
+        problems += layout_problems
+        if layout and name in game.card_types:
+            result.by_type[name] = layout
+    for back_id, face in (data.get("backs") or {}).items():
+        resolved, face_problems = _face(face, source, ("backs", back_id))
+        problems += face_problems
+        result.backs[back_id] = resolved
+    for type_id, card_type in game.card_types.items():
+        if type_id not in result.by_type and type_id in raw:
+            continue  # reported while resolving
+        if type_id not in result.by_type:
+            problems.append(diag("layout-missing", f"card type {type_id!r} has no layout in {source.file}",
+                                 file=source.file, line=1, hint=f"add `layouts: {{{type_id}: ...}}`"))
+            continue
+        back = card_type.back
+        if back == "own":
+            if result.by_type[type_id].back is None:
+                problems.append(diag("layout-missing", f"card type {type_id!r} prints its own back but its layout has no `back:`",
+                                     file=source.file, line=source.line("layouts", type_id)))
+        elif back not in result.backs:
+            problems.append(diag("layout-missing", f"card type {type_id!r} uses the back {back!r}, which {source.file} does not define under `backs:`",
+                                 file=source.file, line=1))
+    return (None if any(d.severity >= 2 for d in problems) else result), problems
+
+
+def _merged(raw: dict, name: str, source: Source) -> tuple[dict | None, list[Diagnostic]]:
+    chain = [name]
+    current = raw[name]
+    while "extends" in current:
+        parent = current["extends"]
+        if parent in chain:
+            cycle = " -> ".join(chain + [parent])
+            return None, [diag("layout-cycle", f"layouts extend each other in a cycle: {cycle}",
+                               file=source.file, line=source.line("layouts", name, "extends"))]
+        if parent not in raw:
+            from cardforge.suggest import did_you_mean
+
+            return None, [diag("layout-invalid", f"layout {chain[-1]!r} extends {parent!r}, which does not exist",
+                               file=source.file, line=source.line("layouts", chain[-1], "extends"),
+                               hint=did_you_mean(parent, raw))]
+        chain.append(parent)
+        current = raw[parent]
+    merged: dict[str, Any] = {}
+    for link in reversed(chain):
+        merged = _deep_merge(merged, {k: v for k, v in raw[link].items() if k != "extends"})
+    merged["__origin__"] = {key: _origin(raw, chain, key) for key in ("elements", "back")}
+    return merged, []
+
+
+def _origin(raw, chain, key):
+    """For each element, the layout of the chain that last defines it (for line numbers)."""
+    origin = {}
+    for link in reversed(chain):
+        for el in (raw[link].get(key) or {}).get("elements", {}) if key == "back" else (raw[link].get(key) or {}):
+            origin[el] = link
+    return origin
+
+
+def _deep_merge(base: dict, over: dict) -> dict:
+    out = copy.deepcopy(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _resolve(name: str, merged: dict, sizes: dict, source: Source) -> tuple[Layout | None, list[Diagnostic]]:
+    problems = []
+    size_value = merged.get("size", "poker")
+    if isinstance(size_value, list):
+        size = (parse_length(size_value[0]), parse_length(size_value[1]))
+    elif size_value in sizes:
+        size = sizes[size_value]
+    elif size_value in SIZE_PRESETS_MM:
+        w, h = SIZE_PRESETS_MM[size_value]
+        size = (parse_length(f"{w}mm"), parse_length(f"{h}mm"))
+    else:
+        from cardforge.suggest import did_you_mean
+
+        return None, [diag("layout-invalid", f"layout {name!r} has unknown size {size_value!r}",
+                           file=source.file, line=source.line("layouts", name, "size"),
+                           hint=did_you_mean(size_value, list(SIZE_PRESETS_MM) + list(sizes)))]
+    origin = merged.pop("__origin__")
+    front, face_problems = _face(merged, source, ("layouts", name), origin["elements"])
+    problems += face_problems
+    back = None
+    if merged.get("back") is not None:
+        back, back_problems = _face(merged["back"], source, ("layouts", name, "back"), origin["back"], back=True)
+        problems += back_problems
+    layout = Layout(name=name, size=size, front=front, back=back, file=source.file,
+                    line=source.line("layouts", name))
+    problems += _check_boxes(layout, source)
+    return layout, problems
+
+
+def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, back: bool = False) -> tuple[Face, list[Diagnostic]]:
+    problems = []
+    border = spec.get("border") or {}
+    elements = []
+    for el_name, el in (spec.get("elements") or {}).items():
+        if el is None:
+            continue
+        owner = (origin or {}).get(el_name)
+        if owner is not None:
+            el_path = ("layouts", owner, "back", "elements", el_name) if back else ("layouts", owner, "elements", el_name)
+        else:
+            el_path = path + ("elements", el_name)
+        line = source.line(*el_path)
+        if el.get("font") and el["font"] not in FONTS:
+            from cardforge.suggest import did_you_mean
+
+            problems.append(diag("layout-invalid", f"element {el_name!r} uses unknown font {el['font']!r}",
+                                 file=source.file, line=source.line(*el_path, "font"),
+                                 hint=did_you_mean(el["font"], FONTS) or f"fonts: {', '.join(FONTS)}"))
+            continue
+        if el["kind"] == "text" and not (el.get("field") or el.get("template")):
+            problems.append(diag("layout-invalid", f"text element {el_name!r} needs `field:` or `template:`",
+                                 file=source.file, line=line))
+            continue
+        size = parse_length(el.get("size", "9pt"))
+        style = TextStyle(font=el.get("font", "sans"), size=size,
+                          min_size=parse_length(el["min_size"]) if "min_size" in el else size,
+                          leading=el.get("leading", 1.2), color=el.get("color", "#000000"),
+                          align=el.get("align", "center"), valign=el.get("valign", "top"),
+                          icon_scale=el.get("icon_scale", 1.3), icon_color=el.get("icon_color"))
+        elements.append(Element(
+            name=el_name, kind=el["kind"], box=tuple(parse_length(v) for v in el["box"]),
+            field=el.get("field"), template=el.get("template"), when=el.get("when"), icon=el.get("icon"),
+            style=style, fill=el.get("fill"), stroke=el.get("stroke"),
+            stroke_width=parse_length(el.get("stroke_width", "0.5pt")),
+            radius=parse_length(el.get("radius", "0pt")), rotate=el.get("rotate", 0), line=line))
+    face = Face(background=spec.get("background", "#ffffff"),
+                border_width=parse_length(border.get("width", "0pt")),
+                border_color=border.get("color", "#000000"),
+                border_radius=parse_length(border.get("radius", "0pt")),
+                elements=tuple(elements))
+    return face, problems
+
+
+def _check_boxes(layout: Layout, source: Source) -> list[Diagnostic]:
+    """Every element box must lie inside the trim."""
+    w, h = layout.size
+    problems = []
+    for face in (layout.front, layout.back):
+        for el in (face.elements if face else ()):
+            x, y, bw, bh = el.box
+            if x < -0.01 or y < -0.01 or x + bw > w + 0.01 or y + bh > h + 0.01 or bw <= 0 or bh <= 0:
+                problems.append(diag("layout-invalid",
+                                     f"element {el.name!r} of layout {layout.name!r} lies outside the card's trim "
+                                     f"({w / 72 * 25.4:.1f} x {h / 72 * 25.4:.1f} mm)",
+                                     file=source.file, line=el.line))
+    return problems

@@ -1,0 +1,148 @@
+"""Stage 1, load: a game pack folder -> :class:`~cardforge.model.Game` plus diagnostics.
+
+Loading reads ``cards/<slug>/game.yaml`` and every other ``*.yaml`` card file of the pack
+(except ``errata.yaml``), keeps the source line of every value, and checks the pack's
+structure against cardforge's schema of game packs. It never validates cards against their
+type schemas (stage 2, :mod:`cardforge.validate`) and never draws.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import jsonschema
+
+from cardforge.diagnostics import Diagnostic, diag, has_errors
+from cardforge.model import Card, CardType, Game, Icon, Source
+from cardforge.schema import validate_game_file
+from cardforge.yamlsource import LineMap, YamlError, load_yaml
+
+GAME_FILE = "game.yaml"
+NOT_CARD_FILES = {GAME_FILE, "errata.yaml"}
+
+
+def display_path(path: Path) -> str:
+    """``path`` relative to the working directory when it lies below it (for diagnostics)."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
+
+
+def find_packs(cards_dir: Path) -> list[Path]:
+    """Every game pack folder under ``cards_dir`` (a folder holding game.yaml), by slug."""
+    if not cards_dir.is_dir():
+        return []
+    return sorted(p for p in cards_dir.iterdir() if (p / GAME_FILE).is_file())
+
+
+def read_yaml(path: Path) -> tuple[object, Source | None, list[Diagnostic]]:
+    """Load one YAML file; on failure return ``(None, None, diagnostics)``."""
+    name = display_path(path)
+    try:
+        data, lines = load_yaml(path, name)
+    except YamlError as exc:
+        return None, None, exc.diagnostics
+    except OSError as exc:
+        return None, None, [diag("pack-missing", f"cannot read {name}: {exc.strerror}", file=name)]
+    return data, Source(name, lines), []
+
+
+def load_game(pack: Path) -> tuple[Game | None, list[Diagnostic]]:
+    """Load the game pack in folder ``pack``.
+
+    Returns ``(game, diagnostics)``; ``game`` is ``None`` when game.yaml itself cannot be
+    used. Card files with errors are reported and skipped, so one run reports every
+    problem of the pack.
+    """
+    game_path = pack / GAME_FILE
+    if not game_path.is_file():
+        return None, [diag("pack-missing", f"no {GAME_FILE} in {display_path(pack)}", file=display_path(pack))]
+    data, source, problems = read_yaml(game_path)
+    if source is None:
+        return None, problems
+    if not isinstance(data, dict):
+        return None, [diag("pack-structure", "game.yaml must be a mapping", file=source.file, line=1)]
+    problems += validate_game_file(data, source)
+    if has_errors(problems):
+        return None, problems
+    game = Game(slug=pack.name, root=pack, data=data, source=source,
+                card_types=_card_types(data, source), icons=_icons(data, pack))
+    for path in sorted(pack.glob("*.yaml")):
+        if path.name in NOT_CARD_FILES:
+            continue
+        game.card_files.append(display_path(path))
+        problems += _load_card_file(game, path)
+    problems += _duplicates(game)
+    return game, problems
+
+
+def _card_types(data: dict, source: Source) -> dict[str, CardType]:
+    types = {}
+    for type_id, spec in data["card_types"].items():
+        types[type_id] = CardType(
+            id=type_id, label=spec["label"], description=spec.get("description", ""),
+            back=spec.get("back", "deck"), schema=spec["schema"],
+            source=Source(source.file, source.lines, ("card_types", type_id)))
+    return types
+
+
+def _icons(data: dict, pack: Path) -> dict[str, Icon]:
+    icons = {}
+    for name, spec in (data.get("icons") or {}).items():
+        icons[name] = Icon(name=name, label=spec["label"],
+                           svg=(pack / spec["svg"]) if spec.get("svg") else None,
+                           text=spec.get("text"), color=spec.get("color", "#000000"),
+                           glyph=spec.get("glyph"), badge=spec.get("badge"), stat=bool(spec.get("stat")))
+    return icons
+
+
+def _load_card_file(game: Game, path: Path) -> list[Diagnostic]:
+    data, source, problems = read_yaml(path)
+    if source is None:
+        return problems
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+        return [diag("pack-structure", "a card file must be a mapping with a `cards:` list",
+                     file=source.file, line=1, hint="start the file with `cards:` and list one card per `- name: ...`")]
+    for i, entry in enumerate(data["cards"]):
+        card_source = Source(source.file, source.lines, ("cards", i))
+        if not isinstance(entry, dict):
+            problems.append(diag("pack-structure", "a card must be a mapping of fields",
+                                 file=source.file, line=card_source.line()))
+            continue
+        name, type_id = entry.get("name"), entry.get("type")
+        if not isinstance(name, str) or not isinstance(type_id, str):
+            missing = "name" if not isinstance(name, str) else "type"
+            problems.append(diag("schema", f"card #{i + 1} has no `{missing}` string",
+                                 file=source.file, line=card_source.line()))
+            continue
+        if type_id not in game.card_types:
+            from cardforge.suggest import did_you_mean
+
+            problems.append(diag("card-type-unknown", f"card {name!r} has type {type_id!r}, which game.yaml does not declare",
+                                 file=source.file, line=card_source.line("type"), column=card_source.column("type"),
+                                 hint=did_you_mean(type_id, game.card_types)))
+            continue
+        quantity = entry.get("quantity", 1)
+        game.cards.append(Card(name=name, type=type_id, quantity=quantity if isinstance(quantity, int) else 1,
+                               data=entry, source=card_source))
+    return problems
+
+
+def _duplicates(game: Game) -> list[Diagnostic]:
+    seen: dict[str, Card] = {}
+    problems = []
+    for card in game.cards:
+        if card.id in seen:
+            first = seen[card.id]
+            problems.append(diag("card-duplicate",
+                                 f"{card.type} card {card.name!r} is entered twice (first at {first.source.file}:{first.source.line()})",
+                                 file=card.source.file, line=card.source.line("name"),
+                                 hint="enter a repeated card once, with `quantity:`"))
+        else:
+            seen[card.id] = card
+    return problems
+
+
+__all__ = ["load_game", "find_packs", "display_path", "jsonschema", "LineMap"]

@@ -1,0 +1,126 @@
+"""The game model: what loading produces and every later stage reads.
+
+Plain dataclasses over the YAML data; nothing here reads files or draws. Each object keeps
+the file and :class:`~cardforge.yamlsource.LineMap` it came from, so any stage can place a
+diagnostic on the exact line.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardforge.yamlsource import LineMap, PathKey
+
+
+def slugify(text: str) -> str:
+    """``"Goblin Ambush!"`` -> ``"goblin-ambush"``."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a value was written: display file name, line map and path inside the document."""
+
+    file: str
+    lines: LineMap
+    path: PathKey = ()
+
+    def line(self, *sub: Any) -> int:
+        return self.lines.line(self.path + sub)
+
+    def column(self, *sub: Any) -> int:
+        return self.lines.locate(self.path + sub)[1]
+
+
+@dataclass
+class Card:
+    """One card entry as printed (``data`` holds every field, errata not applied)."""
+
+    name: str
+    type: str
+    quantity: int
+    data: dict[str, Any]
+    source: Source
+
+    @property
+    def id(self) -> str:
+        return f"{self.type}/{slugify(self.name)}"
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    @property
+    def provisional(self) -> list[str]:
+        value = self.data.get("provisional") or []
+        return list(value) if isinstance(value, list) else []
+
+
+@dataclass
+class Icon:
+    """An icon of the game's legend: drawn from ``svg`` (absolute path) or as ``text``."""
+
+    name: str
+    label: str
+    svg: Path | None = None
+    text: str | None = None
+    color: str = "#000000"
+    glyph: str | None = None
+    badge: str | None = None
+    stat: bool = False
+
+
+@dataclass
+class CardType:
+    id: str
+    label: str
+    description: str
+    back: str
+    schema: dict[str, Any]
+    source: Source
+
+
+@dataclass
+class Game:
+    """A loaded game pack (``cards/<slug>/``)."""
+
+    slug: str
+    root: Path
+    data: dict[str, Any]
+    source: Source
+    card_types: dict[str, CardType]
+    icons: dict[str, Icon]
+    cards: list[Card] = field(default_factory=list)
+    card_files: list[str] = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        return self.data["game"]["title"]
+
+    @property
+    def meta(self) -> dict[str, Any]:
+        return self.data["game"]
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        return self.data.get("components") or []
+
+    @property
+    def glossary(self) -> dict[str, Any]:
+        return self.data.get("glossary") or {}
+
+    @property
+    def backs(self) -> dict[str, Any]:
+        return self.data.get("backs") or {}
+
+    @property
+    def rules(self) -> list[dict[str, Any]]:
+        return self.data.get("rules") or []
+
+    def cards_of(self, *types: str) -> list[Card]:
+        return [c for c in self.cards if c.type in types]
+
+    def total(self, *types: str) -> int:
+        """Sum of quantities of the cards of ``types`` (every card when none are given)."""
+        return sum(c.quantity for c in self.cards if not types or c.type in types)

@@ -1,0 +1,60 @@
+"""Fonts shipped with cardforge (DejaVu, see fonts/LICENSE.md), registered with ReportLab.
+
+Every PDF embeds the subsets of these TrueType fonts it uses; nothing depends on fonts
+installed on the machine. Layouts name fonts by the keys of :data:`FONTS`.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+FONTS = {
+    "sans": "DejaVuSans.ttf",
+    "sans-bold": "DejaVuSans-Bold.ttf",
+    "sans-italic": "DejaVuSans-Oblique.ttf",
+    "condensed": "DejaVuSansCondensed.ttf",
+    "condensed-bold": "DejaVuSansCondensed-Bold.ttf",
+    "condensed-italic": "DejaVuSansCondensed-Oblique.ttf",
+    "serif-bold": "DejaVuSerif-Bold.ttf",
+}
+
+# family -> (regular, bold, italic, bold italic), for **bold** and *italic* in card text
+FAMILIES = {
+    "sans": ("sans", "sans-bold", "sans-italic", "sans-bold"),
+    "condensed": ("condensed", "condensed-bold", "condensed-italic", "condensed-bold"),
+    "serif": ("serif-bold", "serif-bold", "serif-bold", "serif-bold"),
+}
+FAMILY_OF = {face: family for family, faces in FAMILIES.items() for face in faces}
+FAMILY_OF.update({"sans": "sans", "condensed": "condensed", "serif-bold": "serif"})
+
+
+def pdf_name(face: str) -> str:
+    """The ReportLab font name of a layout font key (registering it on first use).
+
+    Raises ``KeyError`` for a key that is not in :data:`FONTS`.
+    """
+    _register(face)
+    return "CF-" + FONTS[face].removesuffix(".ttf")
+
+
+@lru_cache(maxsize=None)
+def _register(face: str) -> None:
+    path = resources.files("cardforge").joinpath("fonts", FONTS[face])
+    with resources.as_file(path) as real:
+        pdfmetrics.registerFont(TTFont("CF-" + FONTS[face].removesuffix(".ttf"), str(real)))
+
+
+def styled(face: str, bold: bool, italic: bool) -> str:
+    """The face of ``face``'s family with the given emphasis."""
+    if not (bold or italic):
+        return face
+    regular, b, i, bi = FAMILIES[FAMILY_OF.get(face, "sans")]
+    return bi if bold and italic else b if bold else i
+
+
+def width(text: str, face: str, size: float) -> float:
+    """Advance width of ``text`` in ``face`` at ``size`` pt, in pt."""
+    return pdfmetrics.stringWidth(text, pdf_name(face), size)

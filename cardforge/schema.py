@@ -1,0 +1,73 @@
+"""JSON Schema validation that reports on YAML lines.
+
+Schemas are JSON Schema 2020-12, written in YAML and validated with the ``jsonschema``
+library. :func:`validate` returns one ``schema`` diagnostic per violation (all of them, not
+the first), each placed on the line of the offending value using the document's line map.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+import jsonschema
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from cardforge.diagnostics import Diagnostic, diag
+from cardforge.model import Source
+
+_UNEXPECTED = re.compile(r"\('([^']+)'(?:, '[^']+')* (?:was|were) unexpected\)")
+
+
+def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Draft202012Validator:
+    """A 2020-12 validator for ``schema`` with shared ``defs`` available as ``#/$defs/NAME``.
+
+    Raises ``jsonschema.SchemaError`` if the schema itself is invalid.
+    """
+    full = dict(schema)
+    if defs:
+        full["$defs"] = {**defs, **full.get("$defs", {})}
+    Draft202012Validator.check_schema(full)
+    return Draft202012Validator(full)
+
+
+def validate(instance: Any, validator: Draft202012Validator, source: Source,
+             code: str = "schema", subject: str = "") -> list[Diagnostic]:
+    """Validate ``instance`` (found at ``source``); return a diagnostic per violation.
+
+    ``subject`` prefixes each message (for example ``card "Lost"``).
+    """
+    found = []
+    for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
+        if error.context and error.validator in ("oneOf", "anyOf"):
+            error = best_match(error.context) or error
+        path = tuple(error.absolute_path)
+        match = _UNEXPECTED.search(error.message)
+        if match and error.validator in ("additionalProperties", "unevaluatedProperties"):
+            path = path + (match.group(1),)
+            lines = source.lines.positions
+            if source.path + path not in lines:
+                path = path[:-1]
+        where = "/".join(str(p) for p in error.absolute_path)
+        message = f"{subject + ': ' if subject else ''}{'at ' + where + ': ' if where else ''}{error.message}"
+        found.append(diag(code, message, file=source.file, line=source.line(*path), column=source.column(*path)))
+    return found
+
+
+@lru_cache(maxsize=None)
+def _game_schema_validator() -> Draft202012Validator:
+    from importlib import resources
+
+    import yaml
+
+    text = resources.files("cardforge").joinpath("schemas/game.schema.yaml").read_text(encoding="utf-8")
+    return Draft202012Validator(yaml.safe_load(text))
+
+
+def validate_game_file(data: Any, source: Source) -> list[Diagnostic]:
+    """Check a game.yaml document against cardforge's own schema of game packs."""
+    return validate(data, _game_schema_validator(), source, code="pack-structure")
+
+
+__all__ = ["make_validator", "validate", "validate_game_file", "jsonschema"]

@@ -1,0 +1,45 @@
+"""Stage 2, validate: every card against its card type's JSON Schema (2020-12).
+
+The schemas live in the game pack (``card_types.<type>.schema`` in game.yaml, with shared
+definitions under ``schema_defs``). Returns every violation as a ``schema`` diagnostic on
+the card's own line; a card type whose schema is itself invalid is one ``schema-invalid``
+diagnostic on the type's line and its cards are skipped.
+"""
+from __future__ import annotations
+
+import jsonschema
+from referencing.exceptions import Unresolvable
+
+from cardforge.diagnostics import Diagnostic, diag
+from cardforge.model import Game
+from cardforge.schema import make_validator, validate
+
+
+def card_type_validators(game: Game) -> tuple[dict[str, jsonschema.Draft202012Validator], list[Diagnostic]]:
+    """One validator per card type; broken schemas are reported, not raised."""
+    defs = game.data.get("schema_defs") or {}
+    validators, problems = {}, []
+    for type_id, card_type in game.card_types.items():
+        try:
+            validators[type_id] = make_validator(card_type.schema, defs)
+        except jsonschema.SchemaError as exc:
+            problems.append(diag("schema-invalid", f"the schema of card type {type_id!r} is not valid JSON Schema: {exc.message}",
+                                 file=card_type.source.file, line=card_type.source.line("schema")))
+    return validators, problems
+
+
+def validate_cards(game: Game) -> list[Diagnostic]:
+    """Validate every card of ``game``; returns all schema diagnostics, in file order."""
+    validators, problems = card_type_validators(game)
+    for card in game.cards:
+        validator = validators.get(card.type)
+        if validator is None:
+            continue
+        try:
+            problems += validate(card.data, validator, card.source, subject=f"{card.type} card {card.name!r}")
+        except Unresolvable as exc:
+            type_source = game.card_types[card.type].source
+            problems.append(diag("schema-invalid", f"the schema of card type {card.type!r} has a $ref that resolves to nothing: {exc}",
+                                 file=type_source.file, line=type_source.line("schema")))
+            validators.pop(card.type)
+    return problems
