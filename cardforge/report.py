@@ -16,7 +16,7 @@ def print_diagnostics(console: Console, diagnostics: list[Diagnostic]) -> None:
     ordered = sorted(diagnostics, key=sort_key)
     for _, group in groupby(ordered, key=lambda d: d.file):
         for d in group:
-            console.print(f"[bold]{escape(d.location)}[/]: [{STYLE[d.severity]}]{d.severity}[{escape(d.code)}][/]: "
+            console.print(f"[bold]{escape(d.location)}[/]: [{STYLE[d.severity]}]{d.severity}\\[{escape(d.code)}][/]: "
                           f"{escape(d.message)}", highlight=False, soft_wrap=True)
             if d.hint:
                 console.print(f"    [dim]hint:[/] {escape(d.hint)}", highlight=False, soft_wrap=True)

@@ -17,6 +17,8 @@ import yaml
 from cardforge.diagnostics import Diagnostic, diag
 
 PathKey = tuple[Any, ...]
+SAFE_TAGS = {"tag:yaml.org,2002:" + t for t in
+             ("map", "seq", "str", "int", "float", "bool", "null", "timestamp", "binary")}
 
 
 @dataclass
@@ -83,6 +85,13 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[Any, LineMap]:
 def _build(node: yaml.Node, path: PathKey, lines: LineMap, loader: yaml.SafeLoader,
            problems: list[Diagnostic], name: str) -> Any:
     lines.positions.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+    if node.tag not in SAFE_TAGS:
+        try:  # the safe constructor refuses every tag it does not know (no arbitrary objects)
+            return loader.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError as exc:
+            problems.append(diag("yaml-syntax", f"unsupported YAML tag {node.tag!r}: {exc.problem}", file=name,
+                                 line=node.start_mark.line + 1, column=node.start_mark.column + 1))
+            return None
     if isinstance(node, yaml.MappingNode):
         loader.flatten_mapping(node)  # resolves YAML merge keys (<<) the safe way
         result: dict[Any, Any] = {}

@@ -1,0 +1,40 @@
+"""Shared fixtures: a throw-away project holding copies of the real game packs."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardforge.build import Project
+from cardforge.cli import app
+
+REPO = Path(__file__).resolve().parents[1]
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def make_project(tmp: Path, *slugs: str, source: Path = REPO) -> Path:
+    """Copy the packs ``slugs`` (and their layouts) from ``source`` into ``tmp``; returns tmp."""
+    (tmp / "cards").mkdir(parents=True, exist_ok=True)
+    (tmp / "layouts").mkdir(exist_ok=True)
+    for slug in slugs:
+        shutil.copytree(source / "cards" / slug, tmp / "cards" / slug)
+        layout = source / "layouts" / f"{slug}.yaml"
+        if layout.exists():
+            shutil.copy(layout, tmp / "layouts" / layout.name)
+    return tmp
+
+
+def run_cli(*args: str):
+    """Run the cardforge command in-process; returns typer's Result (exit_code, stdout, stderr)."""
+    return CliRunner().invoke(app, list(args), catch_exceptions=False)
+
+
+@pytest.fixture(scope="session")
+def ttg_build(tmp_path_factory) -> Project:
+    """Through The Gate built once (Letter) into a temporary project."""
+    root = make_project(tmp_path_factory.mktemp("ttg"), "through-the-gate")
+    result = run_cli("build", "through-the-gate", "--root", str(root))
+    assert result.exit_code == 0, result.output
+    return Project(root)
