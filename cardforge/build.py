@@ -16,6 +16,7 @@ from pathlib import Path
 
 from cardforge.checks import run_checks
 from cardforge.diagnostics import Diagnostic, diag, has_errors
+from cardforge.errata import accept_findings, apply_errata
 from cardforge.layout import LayoutSet, load_layouts
 from cardforge.load import display_path, find_packs, load_game
 from cardforge.model import Game
@@ -78,15 +79,20 @@ class Compiled:
 
 
 def compile_game(pack: Path, project: Project) -> Compiled:
-    """Load, validate and check the game pack in ``pack``; never writes anything."""
-    game, problems = load_game(pack)
-    if game is None:
+    """Load, correct (errata), validate and check the game pack in ``pack``; never writes anything.
+
+    The returned game is the corrected one: what is checked is what is printed.
+    """
+    printed, problems = load_game(pack)
+    if printed is None:
         return Compiled(None, None, problems)
+    game, errata_problems = apply_errata(printed)
+    problems += errata_problems
     problems += validate_cards(game)
     layouts, layout_problems = load_layouts(game, project.layouts)
     problems += layout_problems
     problems += run_checks(game, layouts)
-    return Compiled(game, layouts, problems)
+    return Compiled(game, layouts, accept_findings(game, problems))
 
 
 @dataclass

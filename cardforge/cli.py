@@ -92,7 +92,7 @@ def build(
                 failed = True
                 err.print(f"[red]not built[/] {pack.name}: fix the errors below"
                           f"{' (or use --force)' if compiled.game and compiled.layouts else ''}", highlight=False)
-    print_diagnostics(err, problems)
+    print_diagnostics(err, [d for d in problems if d.severity is not Severity.INFO])  # notes: `cardforge check`
     if problems:
         err.print(summary(problems), highlight=False)
     if failed or (has_errors(problems) and not force):

@@ -56,8 +56,26 @@ CODES: dict[str, Code] = _codes(
     Code("layout-invalid", "layout", E, "a layout entry is unknown or has a bad value"),
     Code("layout-cycle", "layout", E, "layouts extend each other in a cycle"),
     Code("icon-file", "layout", E, "an icon's SVG file is missing or cannot be rasterised"),
+    # errata: explicit corrections of the seed as printed (errata.yaml)
+    Code("errata-applied", "errata", I, "an erratum from errata.yaml corrects a card as printed"),
+    Code("errata-stale", "errata", E, "an erratum does not match the card as printed (fixed twice, or mistyped)"),
+    Code("finding-accepted", "errata", I, "a finding left as printed, with the reason given in errata.yaml"),
+    # references: names in card text and lists resolve to something that exists
+    Code("ref-unknown", "references", W, "card text or a list names a card, type or term that does not exist"),
+    # counts: the component list against the database, declared totals against their parts
+    Code("count-mismatch", "counts", E, "a component's count differs from the quantities of its cards"),
+    Code("total-mismatch", "counts", E, "a declared total differs from the sum of its parts"),
+    # icons
+    Code("icon-unknown", "icons", E, "card text uses an icon token the game does not declare"),
+    Code("icon-unused", "icons", W, "a declared icon is used by no card and no layout"),
+    # glossary
+    Code("term-misspelt", "glossary", W, "a word in card text is a near miss of a glossary term"),
+    Code("term-unused", "glossary", W, "a glossary term appears on no card"),
     # text fit: card text against its layout box
     Code("text-overflow", "text-fit", E, "card text does not fit its layout box at the minimum type size"),
+    # declarative rules of the game pack
+    Code("rule-failed", "rules", E, "a declarative rule of the game pack does not hold"),
+    Code("rule-invalid", "rules", E, "a declarative rule's expression does not compile or evaluate"),
     # build
     Code("build-forced", "build", W, "the build went on despite errors because of --force"),
     Code("write-failed", "build", E, "an output file could not be written"),
@@ -81,6 +99,7 @@ class Diagnostic:
     column: int = 0
     hint: str = ""
     related: tuple[str, ...] = field(default=())
+    card: str = ""  # the card the finding is about, when there is one
 
     def at(self, file: str | Path, line: int = 0, column: int = 0) -> "Diagnostic":
         """The same diagnostic placed at ``file:line:column``."""
@@ -111,14 +130,14 @@ class Diagnostic:
 
 def diag(code: str, message: str, *, hint: str = "", severity: Severity | None = None,
          file: str | Path = "", line: int = 0, column: int = 0,
-         related: tuple[str, ...] = ()) -> Diagnostic:
+         related: tuple[str, ...] = (), card: str = "") -> Diagnostic:
     """Make a diagnostic for a registered ``code``; its severity defaults to the code's.
 
     Raises ``KeyError`` for an unregistered code (a programming error, caught by tests).
     """
     registered = CODES[code]
     return Diagnostic(severity if severity is not None else registered.severity, code, message,
-                      str(file), line, column, hint, related)
+                      str(file), line, column, hint, related, card)
 
 
 def has_errors(diagnostics: list[Diagnostic]) -> bool:

@@ -27,6 +27,7 @@ class LineMap:
 
     file: Path
     positions: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
+    text_lines: list[str] = field(default_factory=list)
 
     def locate(self, path: PathKey) -> tuple[int, int]:
         """The position of ``path``, or of its nearest ancestor that has one."""
@@ -39,6 +40,25 @@ class LineMap:
 
     def line(self, path: PathKey) -> int:
         return self.locate(path)[0]
+
+    def in_string(self, path: PathKey, value: str, offset: int) -> tuple[int, int]:
+        """Line and column of character ``offset`` of the string ``value`` found at ``path``.
+
+        Exact for block scalars (``|``) and single-line scalars; for folded or multi-line
+        flow scalars, the position of the value's start.
+        """
+        line, col = self.locate(path)
+        raw = self.text_lines[line - 1] if 0 < line <= len(self.text_lines) else ""
+        start = raw[col - 1:col] if col else ""
+        before = value[:offset]
+        nth, at = before.count("\n"), offset - (before.rfind("\n") + 1)
+        if start == "|":
+            body = self.text_lines[line] if line < len(self.text_lines) else ""
+            indent = len(body) - len(body.lstrip(" "))
+            return line + 1 + nth, indent + at + 1
+        if "\n" not in value:
+            return line, col + at + (1 if start in ("'", '"') else 0)
+        return line, col
 
 
 class YamlError(Exception):
@@ -72,7 +92,7 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[Any, LineMap]:
         raise YamlError([diag("yaml-syntax", message, file=name, line=line, column=col)]) from None
     finally:
         loader.dispose()
-    lines = LineMap(Path(name))
+    lines = LineMap(Path(name), text_lines=text.splitlines())
     if node is None:
         return None, lines
     problems: list[Diagnostic] = []

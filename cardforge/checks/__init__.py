@@ -12,12 +12,18 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import textfit
+from cardforge.checks import counts, glossary, icons, references, rules, textfit
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
+# family -> check; the schema family runs before these (cardforge.validate)
 FAMILIES: dict[str, Check] = {
+    "references": references.check,
+    "counts": counts.check,
+    "icons": icons.check,
+    "glossary": glossary.check,
     "text-fit": textfit.check,
+    "rules": rules.check,
 }
 
 

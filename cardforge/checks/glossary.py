@@ -1,0 +1,65 @@
+"""Glossary: game terms on cards are the glossary's, and glossary terms are used.
+
+Codes: ``term-misspelt`` (warning) for a word of card text that is a near miss of a
+glossary term or one of its ``forms`` (fuzzy ratio >= 88, words of 5 letters or more)
+without being one, at the word's line and column; ``term-unused`` (warning) for a term
+that no card's text or name, card type label or layout template uses in any of its forms (an
+icon token counts as its label), at the term's line in game.yaml.
+"""
+from __future__ import annotations
+
+import re
+
+from rapidfuzz import fuzz
+
+from cardforge.checks.common import card_texts
+from cardforge.diagnostics import Diagnostic, diag
+from cardforge.layout import LayoutSet
+from cardforge.markup import TOKEN
+from cardforge.model import Game
+
+WORDS = re.compile(r"[A-Za-z][a-z'’-]{4,}")
+NEAR = 88.0
+
+
+def forms(term: str, spec: dict) -> list[str]:
+    return [term] + list(spec.get("forms") or [])
+
+
+def _label(game: Game, icon: str | None) -> str:
+    """An icon token read as its label ("{hourglass}" is "An hourglass token")."""
+    return f" {game.icons[icon].label} " if icon in game.icons else " "
+
+
+def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
+    glossary = game.glossary
+    all_forms = {f.lower(): term for term, spec in glossary.items() for f in forms(term, spec)}
+    single = {f for f in all_forms if " " not in f}
+    name_words = {w.lower() for c in game.cards for w in WORDS.findall(c.name)}
+    corpus_parts = [c.name for c in game.cards]
+    found = []
+    for card in game.cards:
+        for field in card_texts(card):
+            text = TOKEN.sub(lambda m: " " * len(m.group(0)), field.text)
+            corpus_parts.append(TOKEN.sub(lambda m: _label(game, m.group(1)), field.text))
+            for match in WORDS.finditer(text):
+                word = match.group(0).lower().rstrip("'’-")
+                if word in all_forms or word in name_words or not single:
+                    continue
+                best = max(single, key=lambda f: fuzz.ratio(word, f))
+                if fuzz.ratio(word, best) >= NEAR and len(word) >= 5:
+                    line, col = field.position(match.start())
+                    found.append(diag("term-misspelt", f"{card.type} card {card.name!r}: \"{match.group(0)}\" is not a "
+                                      f"glossary term", file=card.source.file, line=line, column=col,
+                                      hint=f'did you mean "{best}" ({all_forms[best]})?', card=card.name))
+    corpus_parts += [t.label for t in game.card_types.values()]  # printed on type lines
+    if layouts is not None:  # words a layout prints on every card of a type ("[Seeking ...]")
+        faces = [f for lay in layouts.by_type.values() for f in (lay.front, lay.back) if f] + list(layouts.backs.values())
+        corpus_parts += [el.template for face in faces for el in face.elements if el.template]
+    corpus = "\n".join(corpus_parts).lower()
+    src = game.source
+    for term, spec in glossary.items():
+        if not any(re.search(rf"(?<![\w-]){re.escape(f.lower())}(?![\w-])", corpus) for f in forms(term, spec)):
+            found.append(diag("term-unused", f"glossary term {term!r} appears on no card",
+                              file=src.file, line=src.line("glossary", term)))
+    return found

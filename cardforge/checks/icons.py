@@ -1,0 +1,60 @@
+"""Icons: every ``{icon}`` token is declared; every declared icon is used; SVGs exist.
+
+Codes: ``icon-unknown`` (error, at the token's line and column, with a did-you-mean),
+``icon-unused`` (warning, at the icon's line in game.yaml), ``icon-file`` (error). An icon
+counts as used when a card's text holds its token, a card's data names it (stat counts,
+elements), or a layout draws it (an ``icon:`` element or a token in a template).
+"""
+from __future__ import annotations
+
+import re
+
+from cardforge.checks.common import card_texts, icon_keys
+from cardforge.diagnostics import Diagnostic, diag
+from cardforge.layout import LayoutSet
+from cardforge.markup import icons_in
+from cardforge.model import Game
+from cardforge.suggest import did_you_mean
+
+_NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
+
+
+def layout_icons(layouts: LayoutSet | None) -> set[str]:
+    """Icon names a layout draws by itself: tokens in templates, names in ``icon:``."""
+    found: set[str] = set()
+    if layouts is None:
+        return found
+    faces = [f for lay in layouts.by_type.values() for f in (lay.front, lay.back) if f] + list(layouts.backs.values())
+    for face in faces:
+        for el in face.elements:
+            if el.template:
+                found.update(name for name, _ in icons_in(el.template))
+                found.update(re.findall(r"'([a-z0-9-]+)'", el.template))  # names chosen by a template
+            if el.icon:
+                found.update(_NAME.findall(el.icon) if "{{" in el.icon else [el.icon])
+    return found
+
+
+def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
+    declared = set(game.icons)
+    found, used = [], set()
+    for card in game.cards:
+        used |= icon_keys(card, declared)
+        for field in card_texts(card):
+            for name, offset in icons_in(field.text):
+                used.add(name)
+                if name not in declared:
+                    line, col = field.position(offset)
+                    found.append(diag("icon-unknown", f"{card.type} card {card.name!r} uses the icon {{{name}}}, "
+                                      "which game.yaml does not declare", file=card.source.file, line=line, column=col,
+                                      hint=did_you_mean(name, declared), card=card.name))
+    used |= layout_icons(layouts)
+    src = game.source
+    for name, icon in game.icons.items():
+        if icon.svg is not None and not icon.svg.is_file():
+            found.append(diag("icon-file", f"icon {name!r}: SVG file {icon.svg.name} does not exist",
+                              file=src.file, line=src.line("icons", name, "svg")))
+        if name not in used:
+            found.append(diag("icon-unused", f"icon {name!r} ({icon.label}) is used by no card and no layout",
+                              file=src.file, line=src.line("icons", name)))
+    return found

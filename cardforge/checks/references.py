@@ -1,0 +1,131 @@
+"""References: names in card text and in lists resolve to something that exists.
+
+Two sources of references:
+
+* **Card text.** Runs of capitalised words ("Silver Apple", "Bag of Fairy Dust") are
+  compared with the game's card names (leading articles ignored). A run that nearly
+  matches a card name without being one is a ``ref-unknown`` warning with a did-you-mean;
+  a run that is like no card name is ordinary prose and is left alone.
+* **Declared lists.** ``references:`` in game.yaml names data paths whose values must
+  resolve, for example every revolution card a scenario lists::
+
+      references:
+        - in: game                        # game.yaml data, or a list of card types
+          path: scenarios.*.revolution_cards.*
+          to: cards                       # cards | icons | card_types | terms | <key>.*.<field>
+          types: [revolution]             # (to: cards) which card types count
+
+  A value that resolves to nothing is ``ref-unknown`` (warning), with a did-you-mean.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from cardforge.checks.common import card_texts
+from cardforge.diagnostics import Diagnostic, diag
+from cardforge.layout import LayoutSet
+from cardforge.markup import TOKEN
+from cardforge.model import Game, Source
+from cardforge.suggest import closest, did_you_mean
+
+WORD = r"[A-Z][\w'’-]*"
+CONNECTOR = r"(?:of|the|by|in|on|de|du|la)"
+RUN = re.compile(rf"{WORD}(?:\s+(?:{CONNECTOR}\s+)*{WORD})*")
+ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.I)
+NEAR = 85.0
+
+
+def _norm(name: str) -> str:
+    return " ".join(ARTICLE.sub("", name.strip()).lower().replace("’", "'").split())
+
+
+def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
+    return _text_references(game) + _declared(game)
+
+
+def _text_references(game: Game) -> list[Diagnostic]:
+    names = {_norm(c.name): c.name for c in game.cards}
+    found = []
+    for card in game.cards:
+        for field in card_texts(card):
+            text = TOKEN.sub(lambda m: " " * len(m.group(0)), field.text)  # hide icon tokens, keep offsets
+            for match in RUN.finditer(text):
+                run = _norm(match.group(0))
+                if run in names or run.rstrip("s") in names or len(run) < 4:  # a name, or its plural
+                    continue
+                best = max(names, key=lambda n: fuzz.ratio(run, n))
+                if fuzz.ratio(run, best) >= NEAR:
+                    line, col = field.position(match.start())
+                    found.append(diag("ref-unknown", f"{card.type} card {card.name!r}: \"{match.group(0)}\" names no card",
+                                      file=card.source.file, line=line, column=col,
+                                      hint=f'did you mean "{names[best]}"?', card=card.name))
+    return found
+
+
+def _walk(value: Any, parts: list[str], path: tuple) -> Iterator[tuple[tuple, Any]]:
+    if not parts:
+        yield path, value
+        return
+    head, rest = parts[0], parts[1:]
+    if head == "*":
+        items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else []
+        for key, sub in items:
+            yield from _walk(sub, rest, path + (key,))
+    elif isinstance(value, dict) and head in value:
+        yield from _walk(value[head], rest, path + (head,))
+
+
+def _targets(game: Game, spec: dict) -> set[str] | None:
+    to = spec.get("to", "cards")
+    if to == "cards":
+        types = spec.get("types")
+        return {c.name for c in game.cards if not types or c.type in types}
+    if to == "icons":
+        return set(game.icons)
+    if to == "card_types":
+        return set(game.card_types)
+    if to == "terms":
+        return set(game.glossary)
+    values = {v for _, v in _walk(game.data, to.split("."), ())}
+    return {str(v) for v in values} if values else None
+
+
+def _declared(game: Game) -> list[Diagnostic]:
+    found = []
+    src = game.source
+    for n, spec in enumerate(game.data.get("references") or []):
+        targets = _targets(game, spec)
+        where = dict(file=src.file, line=src.line("references", n))
+        if targets is None:
+            found.append(diag("ref-unknown", f"reference rule #{n + 1}: `to: {spec.get('to')}` finds nothing in game.yaml", **where))
+            continue
+        parts = str(spec.get("path", "")).split(".")
+        scope = spec.get("in", "game")
+        places: list[tuple[Source, Any, str]] = []
+        if scope == "game":
+            places.append((src, game.data, ""))
+        else:
+            scope_types = scope if isinstance(scope, list) else [scope]
+            places += [(c.source, c.data, c.name) for c in game.cards if c.type in scope_types]
+        for source, data, card_name in places:
+            for path, value in _walk(data, parts, ()):
+                items = value if isinstance(value, list) else [value]
+                for k, item in enumerate(items):
+                    if str(item) in targets:
+                        continue
+                    at = path + ((k,) if isinstance(value, list) else ())
+                    label = "/".join(str(p) for p in at)
+                    found.append(diag("ref-unknown",
+                                      f"{(card_name + ': ') if card_name else ''}{label}: \"{item}\" names no "
+                                      f"{spec.get('to', 'cards') if spec.get('to', 'cards') != 'cards' else 'card'}"
+                                      f"{' of type ' + '/'.join(spec['types']) if spec.get('types') else ''}",
+                                      file=source.file, line=source.line(*at), column=source.column(*at),
+                                      hint=did_you_mean(str(item), targets), card=card_name))
+    return found
+
+
+__all__ = ["check", "closest"]

@@ -1,0 +1,65 @@
+"""Declarative rules: each game pack's own cross-card rules, evaluated in a sandbox.
+
+A rule in game.yaml ``rules:`` selects cards with ``where`` (a jinja2 expression over
+``card``; all cards when absent) and either asserts ``assert`` of every selected card
+(each failing card is named) or expects ``expect`` once over the selection, with ``cards``
+(the selected cards), ``count`` (the sum of their quantities) and ``game`` (game.yaml data)
+in scope. Expressions run in jinja2's immutable sandbox, never Python ``eval``.
+
+Codes: ``rule-failed`` (error, or the rule's ``severity``), placed on the first failing
+card for ``assert`` rules and on the rule for ``expect`` rules; ``rule-invalid`` (error)
+for an expression that does not compile or raises.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import TemplateError
+from jinja2.exceptions import SecurityError
+
+from cardforge.diagnostics import Diagnostic, Severity, diag
+from cardforge.layout import LayoutSet
+from cardforge.model import Card, Game
+from cardforge.templates import expression
+
+
+def card_view(card: Card) -> dict[str, Any]:
+    """What a rule sees of a card: its fields plus name, type and quantity."""
+    view = dict(card.data)
+    view.update(name=card.name, type=card.type, quantity=card.quantity)
+    return view
+
+
+def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
+    found = []
+    src = game.source
+    views = [(card, card_view(card)) for card in game.cards]
+    for n, rule in enumerate(game.rules):
+        rule_id = rule.get("id", f"#{n + 1}")
+        where = dict(file=src.file, line=src.line("rules", n))
+        severity = Severity[rule["severity"].upper()] if rule.get("severity") else None
+        try:
+            select = expression(rule["where"]) if rule.get("where") else None
+            selected = [(c, v) for c, v in views if select is None or select(card=v, game=game.data)]
+            if "assert" in rule:
+                test = expression(rule["assert"])
+                failing = [c for c, v in selected if not test(card=v, game=game.data)]
+                if failing:
+                    first = failing[0]
+                    names = ", ".join(repr(c.name) for c in failing[:12]) + (" ..." if len(failing) > 12 else "")
+                    found.append(diag("rule-failed", f"rule {rule_id!r} ({rule['message']}) fails for "
+                                      f"{len(failing)} card{'s' if len(failing) != 1 else ''}: {names}",
+                                      file=first.source.file, line=first.source.line(), severity=severity,
+                                      hint=f"rule at {src.file}:{where['line']}" + (f"; source: {rule['source']}" if rule.get("source") else ""),
+                                      related=tuple(c.name for c in failing), card=first.name))
+            else:
+                cards = [v for _, v in selected]
+                ok = expression(rule["expect"])(cards=cards, count=sum(v["quantity"] for v in cards), game=game.data)
+                if not ok:
+                    found.append(diag("rule-failed", f"rule {rule_id!r} ({rule['message']}) does not hold: "
+                                      f"{rule['expect']} (count = {sum(v['quantity'] for v in cards)})",
+                                      severity=severity,
+                                      hint=f"source: {rule['source']}" if rule.get("source") else "", **where))
+        except (TemplateError, SecurityError, TypeError, ValueError, AttributeError, KeyError) as exc:
+            found.append(diag("rule-invalid", f"rule {rule_id!r}: {type(exc).__name__}: {exc}", **where))
+    return found

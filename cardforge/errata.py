@@ -1,0 +1,95 @@
+"""Errata: explicit, documented corrections of a seed as printed.
+
+``cards/<slug>/errata.yaml`` holds two lists (each entry documented in the pack's ERRATA.md):
+
+``errata``
+    corrections the build applies: ``{card, type?, field, printed, corrected, reason}``. In
+    a string field, the ``printed`` text is replaced by ``corrected``; in any other field the
+    whole value must equal ``printed``. Card data keeps the value as printed; the corrected
+    game is what is checked and rendered. An erratum that no longer matches is ``errata-stale``.
+``accepted``
+    findings left as printed on purpose: ``{code, card?, match?, reason}`` (``match``: a
+    piece of the message); a matching diagnostic is reported as ``finding-accepted`` (info).
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import replace
+
+from cardforge.diagnostics import Diagnostic, Severity, diag
+from cardforge.load import read_yaml
+from cardforge.model import Game, Source
+
+ERRATA_FILE = "errata.yaml"
+
+
+def read_errata(game: Game) -> tuple[dict, Source | None, list[Diagnostic]]:
+    path = game.root / ERRATA_FILE
+    if not path.is_file():
+        return {}, None, []
+    data, source, problems = read_yaml(path)
+    if source is None:
+        return {}, None, problems
+    if not isinstance(data, dict):
+        return {}, None, [diag("pack-structure", "errata.yaml must be a mapping with `errata:` and/or `accepted:` lists",
+                               file=source.file, line=1)]
+    return data, source, problems
+
+
+def apply_errata(game: Game) -> tuple[Game, list[Diagnostic]]:
+    """The game with every erratum applied (a new Game; the loaded one is not changed)."""
+    data, source, problems = read_errata(game)
+    entries = data.get("errata") or []
+    if not entries:
+        return game, problems
+    by_name: dict[str, list[int]] = {}
+    for i, card in enumerate(game.cards):
+        by_name.setdefault(card.name, []).append(i)
+    cards = list(game.cards)
+    for n, entry in enumerate(entries):
+        where = dict(file=source.file, line=source.line("errata", n))
+        name, field = entry.get("card"), entry.get("field")
+        matches = [i for i in by_name.get(name, []) if not entry.get("type") or cards[i].type == entry["type"]]
+        if not matches or not field:
+            problems.append(diag("errata-stale", f"erratum #{n + 1} names no card {name!r}" if not matches
+                                 else f"erratum #{n + 1} has no `field`", **where))
+            continue
+        card = cards[matches[0]]
+        printed, corrected = entry.get("printed"), entry.get("corrected")
+        value = card.data.get(field)
+        if isinstance(value, str) and isinstance(printed, str) and printed in value:
+            new_value = value.replace(printed, corrected)
+        elif value == printed:
+            new_value = corrected
+        else:
+            problems.append(diag("errata-stale", f"erratum #{n + 1}: {card.type} card {name!r} field `{field}` "
+                                 f"does not contain the printed value {printed!r}", card=name, **where))
+            continue
+        new_data = copy.deepcopy(card.data)
+        new_data[field] = new_value
+        cards[matches[0]] = replace(card, data=new_data)
+        problems.append(diag("errata-applied", f"{card.type} card {name!r}: `{field}` {printed!r} -> {corrected!r} "
+                             f"({entry.get('reason', 'no reason given')})", file=card.source.file,
+                             line=card.source.line(field), card=name))
+    return replace(game, cards=cards), problems
+
+
+def accept_findings(game: Game, found: list[Diagnostic]) -> list[Diagnostic]:
+    """Downgrade the findings listed under ``accepted:`` to ``finding-accepted`` (info)."""
+    data, _, _ = read_errata(game)
+    accepted = data.get("accepted") or []
+    if not accepted:
+        return found
+    out = []
+    for d in found:
+        reason = next((a.get("reason", "") for a in accepted
+                       if a.get("code") == d.code and (not a.get("card") or a.get("card") == d.card)
+                       and (not a.get("match") or a["match"] in d.message)), None)
+        if reason is not None:
+            out.append(replace(d, severity=Severity.INFO, code="finding-accepted",
+                               message=f"[{d.code}] {d.message} (left as printed: {reason})", hint=""))
+        else:
+            out.append(d)
+    return out
+
+
