@@ -27,12 +27,15 @@ class LineMap:
 
     file: Path
     positions: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
+    key_positions: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
     text_lines: list[str] = field(default_factory=list)
 
     def locate(self, path: PathKey) -> tuple[int, int]:
-        """The position of ``path``, or of its nearest ancestor that has one."""
+        """The position of ``path`` (its key, for a mapping entry), or of its nearest ancestor."""
         path = tuple(path)
         while path:
+            if path in self.key_positions:
+                return self.key_positions[path]
             if path in self.positions:
                 return self.positions[path]
             path = path[:-1]
@@ -47,7 +50,7 @@ class LineMap:
         Exact for block scalars (``|``) and single-line scalars; for folded or multi-line
         flow scalars, the position of the value's start.
         """
-        line, col = self.locate(path)
+        line, col = self.positions.get(tuple(path)) or self.locate(path)
         raw = self.text_lines[line - 1] if 0 < line <= len(self.text_lines) else ""
         start = raw[col - 1:col] if col else ""
         before = value[:offset]
@@ -128,6 +131,7 @@ def _build(node: yaml.Node, path: PathKey, lines: LineMap, loader: yaml.SafeLoad
                 continue
             first_seen[key] = key_node.start_mark.line + 1
             lines.positions[path + (key,)] = (value_node.start_mark.line + 1, value_node.start_mark.column + 1)
+            lines.key_positions[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             result[key] = _build(value_node, path + (key,), lines, loader, problems, name)
         return result
     if isinstance(node, yaml.SequenceNode):

@@ -14,7 +14,8 @@ def write(tmp_path: Path, text: str) -> Path:
 def test_line_map_points_at_each_value(tmp_path):
     data, lines = load_yaml(write(tmp_path, "cards:\n  - name: A\n    text: hi\n  - name: B\n"))
     assert data == {"cards": [{"name": "A", "text": "hi"}, {"name": "B"}]}
-    assert lines.locate(("cards", 0, "text")) == (3, 11)
+    assert lines.locate(("cards", 0, "text")) == (3, 5)  # the key
+    assert lines.positions[("cards", 0, "text")] == (3, 11)  # the value
     assert lines.line(("cards", 1, "name")) == 4
     assert lines.line(("cards", 1, "missing")) == 4  # falls back to the nearest ancestor
 
