@@ -23,13 +23,20 @@ _UNEXPECTED = re.compile(r"\('([^']+)'(?:, '[^']+')* (?:was|were) unexpected\)")
 def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Draft202012Validator:
     """A 2020-12 validator for ``schema`` with shared ``defs`` available as ``#/$defs/NAME``.
 
-    Raises ``jsonschema.SchemaError`` if the schema itself is invalid.
+    Checks ``schema`` itself against the 2020-12 meta-schema (the shared ``defs`` are
+    checked once by the caller, see :func:`check_defs`). Raises ``jsonschema.SchemaError``
+    if the schema is invalid.
     """
+    Draft202012Validator.check_schema(schema)
     full = dict(schema)
     if defs:
         full["$defs"] = {**defs, **full.get("$defs", {})}
-    Draft202012Validator.check_schema(full)
     return Draft202012Validator(full)
+
+
+def check_defs(defs: dict[str, Any]) -> None:
+    """Check shared schema definitions once. Raises ``jsonschema.SchemaError``."""
+    Draft202012Validator.check_schema({"$defs": defs})
 
 
 def validate(instance: Any, validator: Draft202012Validator, source: Source,

@@ -12,13 +12,19 @@ from referencing.exceptions import Unresolvable
 
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.model import Game
-from cardforge.schema import make_validator, validate
+from cardforge.schema import check_defs, make_validator, validate
 
 
 def card_type_validators(game: Game) -> tuple[dict[str, jsonschema.Draft202012Validator], list[Diagnostic]]:
     """One validator per card type; broken schemas are reported, not raised."""
     defs = game.data.get("schema_defs") or {}
     validators, problems = {}, []
+    try:
+        check_defs(defs)
+    except jsonschema.SchemaError as exc:
+        where = game.source.path + ("schema_defs",) + tuple(exc.absolute_path)
+        return {}, [diag("schema-invalid", f"schema_defs is not valid JSON Schema: {exc.message}",
+                         file=game.source.file, line=game.source.lines.line(where))]
     for type_id, card_type in game.card_types.items():
         try:
             validators[type_id] = make_validator(card_type.schema, defs)

@@ -17,6 +17,8 @@ import yaml
 from cardforge.diagnostics import Diagnostic, diag
 
 PathKey = tuple[Any, ...]
+# libyaml's C parser when PyYAML was built with it (same safe constructor, same marks)
+Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 SAFE_TAGS = {"tag:yaml.org,2002:" + t for t in
              ("map", "seq", "str", "int", "float", "bool", "null", "timestamp", "binary")}
 
@@ -81,7 +83,7 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[Any, LineMap]:
     """
     name = display or str(path)
     text = path.read_text(encoding="utf-8")
-    loader = yaml.SafeLoader(text)
+    loader = Loader(text)
     try:
         node = loader.get_single_node()
     except yaml.MarkedYAMLError as exc:
@@ -105,7 +107,7 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[Any, LineMap]:
     return data, lines
 
 
-def _build(node: yaml.Node, path: PathKey, lines: LineMap, loader: yaml.SafeLoader,
+def _build(node: yaml.Node, path: PathKey, lines: LineMap, loader: Any,
            problems: list[Diagnostic], name: str) -> Any:
     lines.positions.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
     if node.tag not in SAFE_TAGS:
