@@ -17,7 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from cardforge import __version__
 from cardforge.build import Project, build_game, compile_game
-from cardforge.diagnostics import Diagnostic, Severity, format_json, has_errors
+from cardforge.diagnostics import CODES, Diagnostic, Severity, format_json, has_errors
 from cardforge.load import display_path
 from cardforge.render.deck import DeckOptions
 from cardforge.report import print_diagnostics, summary
@@ -127,6 +127,13 @@ def _finish(problems: list[Diagnostic], format: Format, strict: bool) -> None:
         err.print(summary(problems) if problems else "no problems found", highlight=False)
     if has_errors(problems) or (strict and any(d.severity is Severity.WARNING for d in problems)):
         raise typer.Exit(1)
+
+
+@app.command()
+def codes() -> None:
+    """List every diagnostic code: its check family, default severity and meaning."""
+    for code in CODES.values():
+        print(f"{code.family:<11} {code.name:<20} {str(code.severity):<8} {code.description}")
 
 
 @app.command("list")

@@ -1,0 +1,59 @@
+"""Every game pack in cards/: checks clean of errors, builds, and prints each card in its slot."""
+from __future__ import annotations
+
+import json
+
+import pdfplumber
+import pytest
+from pypdf import PdfReader
+
+from cardforge.build import Project, compile_game
+from cardforge.load import find_packs
+from cardforge.render.deck import DeckOptions, copies
+from cardforge.render.sheet import impose
+from tests.conftest import REPO, make_project, run_cli
+
+SLUGS = [p.name for p in find_packs(REPO / "cards")]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = make_project(tmp_path_factory.mktemp("all"), *SLUGS)
+    result = run_cli("build", "--root", str(root))
+    assert result.exit_code == 0, result.output
+    return Project(root)
+
+
+def test_every_pack_checks_without_errors():
+    result = run_cli("check", "--root", str(REPO), "--format", "json")
+    found = json.loads(result.stdout)
+    errors = [d for d in found["diagnostics"] if d["severity"] == "error"]
+    assert errors == [] and result.exit_code == 0
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_each_card_is_printed_in_its_slot(built, slug):
+    compiled = compile_game(built.cards / slug, built)
+    game, layouts = compiled.game, compiled.layouts
+    groups: dict = {}
+    for card in copies(game):
+        groups.setdefault(layouts.by_type[card.type].size, []).append(card)
+    path = built.output / slug / "deck.pdf"
+    with pdfplumber.open(path) as pdf:
+        page_no = 0
+        for size, cards in groups.items():
+            sheet = impose(DeckOptions().paper, size)
+            for start in range(0, len(cards), sheet.per_sheet):
+                front = pdf.pages[page_no]
+                assert (front.width, front.height) == pytest.approx((612, 792), abs=0.01)
+                for i, card in enumerate(cards[start:start + sheet.per_sheet]):
+                    x, y = sheet.slot(i)
+                    box = (x, 792 - y - size[1], x + size[0], 792 - y)
+                    text = " ".join((front.crop(box).extract_text() or "").split())
+                    assert " ".join(card.name.split()) in text, (slug, card.name, text[:120])
+                page_no += 2
+        assert page_no == len(pdf.pages)
+    reader = PdfReader(path)
+    for page in reader.pages:
+        for font in page["/Resources"].get("/Font", {}).values():
+            assert "/FontFile2" in font.get_object()["/FontDescriptor"].get_object()
