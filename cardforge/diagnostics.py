@@ -55,6 +55,7 @@ CODES: dict[str, Code] = _codes(
     Code("layout-missing", "layout", E, "a card type has no layout"),
     Code("layout-invalid", "layout", E, "a layout entry is unknown or has a bad value"),
     Code("layout-cycle", "layout", E, "layouts extend each other in a cycle"),
+    Code("layout-unsafe", "layout", W, "a text box reaches into the safe margin inside the trim"),
     Code("icon-file", "layout", E, "an icon's SVG file is missing or cannot be rasterised"),
     # errata: explicit corrections of the seed as printed (errata.yaml)
     Code("errata-applied", "errata", I, "an erratum from errata.yaml corrects a card as printed"),
@@ -76,6 +77,10 @@ CODES: dict[str, Code] = _codes(
     # declarative rules of the game pack
     Code("rule-failed", "rules", E, "a declarative rule of the game pack does not hold"),
     Code("rule-invalid", "rules", E, "a declarative rule's expression does not compile or evaluate"),
+    # rules compiler
+    Code("rules-missing", "rules-compiler", W, "a game pack has no rules source (rulebook.md, sheet.md)"),
+    Code("rules-template", "rules-compiler", E, "a rules source does not render (jinja2 syntax or data error)"),
+    Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size"),
     # build
     Code("build-forced", "build", W, "the build went on despite errors because of --force"),
     Code("write-failed", "build", E, "an output file could not be written"),

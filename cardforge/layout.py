@@ -65,7 +65,12 @@ class Face:
 
 @dataclass(frozen=True)
 class Layout:
-    """A card type's layout: trim ``size`` (w, h) in pt, its front and its own back face."""
+    """A card type's layout and physical geometry, lengths in pt.
+
+    ``size`` is the trim (w, h); ``bleed`` the background printed beyond the trim on each
+    side; ``safe`` the margin inside the trim that text keeps clear of; ``shape`` "rect" or
+    "circle" (round tokens); ``corner`` the radius of the rounded-corner cut guide.
+    """
 
     name: str
     size: tuple[float, float]
@@ -73,6 +78,10 @@ class Layout:
     back: Face | None
     file: str
     line: int
+    bleed: float = 3 * 72 / 25.4
+    safe: float = 3 * 72 / 25.4
+    shape: str = "rect"
+    corner: float = 3 * 72 / 25.4
 
 
 @dataclass
@@ -217,7 +226,9 @@ def _resolve(name: str, merged: dict, sizes: dict, source: Source) -> tuple[Layo
         back, back_problems = _face(merged["back"], source, ("layouts", name, "back"), origin["back"], back=True)
         problems += back_problems
     layout = Layout(name=name, size=size, front=front, back=back, file=source.file,
-                    line=source.line("layouts", name))
+                    line=source.line("layouts", name),
+                    bleed=parse_length(merged.get("bleed", "3mm")), safe=parse_length(merged.get("safe", "3mm")),
+                    shape=merged.get("shape", "rect"), corner=parse_length(merged.get("corner", "3mm")))
     problems += _check_boxes(layout, source)
     return layout, problems
 
@@ -267,8 +278,9 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
 
 
 def _check_boxes(layout: Layout, source: Source) -> list[Diagnostic]:
-    """Every element box must lie inside the trim."""
+    """Every element box lies inside the trim, and every text box inside the safe area."""
     w, h = layout.size
+    s = layout.safe
     problems = []
     for face in (layout.front, layout.back):
         for el in (face.elements if face else ()):
@@ -277,5 +289,10 @@ def _check_boxes(layout: Layout, source: Source) -> list[Diagnostic]:
                 problems.append(diag("layout-invalid",
                                      f"element {el.name!r} of layout {layout.name!r} lies outside the card's trim "
                                      f"({w / 72 * 25.4:.1f} x {h / 72 * 25.4:.1f} mm)",
+                                     file=source.file, line=el.line))
+            elif el.kind == "text" and (x < s - 0.01 or y < s - 0.01 or x + bw > w - s + 0.01 or y + bh > h - s + 0.01):
+                problems.append(diag("layout-unsafe",
+                                     f"text element {el.name!r} of layout {layout.name!r} reaches into the "
+                                     f"{s / 72 * 25.4:.1f} mm safe margin inside the trim, where a cut may clip it",
                                      file=source.file, line=el.line))
     return problems

@@ -3,8 +3,8 @@
 Codes: ``term-misspelt`` (warning) for a word of card text that is a near miss of a
 glossary term or one of its ``forms`` (fuzzy ratio >= 88, words of 5 letters or more)
 without being one, at the word's line and column; ``term-unused`` (warning) for a term
-that no card's text or name, card type label or layout template uses in any of its forms (an
-icon token counts as its label), at the term's line in game.yaml.
+that no card's text or name, card type label, layout template or rules source (rulebook.md,
+sheet.md) uses in any of its forms (an icon token counts as its label), at the term's line in game.yaml.
 """
 from __future__ import annotations
 
@@ -22,6 +22,12 @@ WORDS = re.compile(r"[A-Za-z][a-z'’-]{4,}")
 NEAR = 88.0
 
 
+def inflections(word: str) -> set[str]:
+    """A word with its plural, possessive, past and -ing endings, which are no misspellings."""
+    stems = {word, word[:-1] if word.endswith("e") else word}
+    return {word} | {stem + end for stem in stems for end in ("s", "es", "ed", "d", "ing", "'s", "’s")}
+
+
 def forms(term: str, spec: dict) -> list[str]:
     return [term] + list(spec.get("forms") or [])
 
@@ -34,6 +40,7 @@ def _label(game: Game, icon: str | None) -> str:
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     glossary = game.glossary
     all_forms = {f.lower(): term for term, spec in glossary.items() for f in forms(term, spec)}
+    accepted = {v for f in all_forms for w in f.split() for v in inflections(w)}
     single = {f for f in all_forms if " " not in f}
     name_words = {w.lower() for c in game.cards for w in WORDS.findall(c.name)}
     corpus_parts = [c.name for c in game.cards]
@@ -44,7 +51,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             corpus_parts.append(TOKEN.sub(lambda m: _label(game, m.group(1)), field.text))
             for match in WORDS.finditer(text):
                 word = match.group(0).lower().rstrip("'’-")
-                if word in all_forms or word in name_words or not single:
+                if word in accepted or inflections(word) & all_forms.keys() or word in name_words or not single:
                     continue
                 best = max(single, key=lambda f: fuzz.ratio(word, f))
                 if fuzz.ratio(word, best) >= NEAR and len(word) >= 5:
@@ -56,6 +63,10 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     if layouts is not None:  # words a layout prints on every card of a type ("[Seeking ...]")
         faces = [f for lay in layouts.by_type.values() for f in (lay.front, lay.back) if f] + list(layouts.backs.values())
         corpus_parts += [el.template for face in faces for el in face.elements if el.template]
+    for source in ("rulebook.md", "sheet.md"):  # the rules use terms too
+        path = game.root / source
+        if path.is_file():
+            corpus_parts.append(path.read_text(encoding="utf-8"))
     corpus = "\n".join(corpus_parts).lower()
     src = game.source
     for term, spec in glossary.items():

@@ -67,20 +67,39 @@ def _color(value: str, ctx: dict[str, Any]) -> HexColor:
     return HexColor(templates.render(value, ctx).strip())
 
 
+INK_SAVER_FRAME = 0.75  # pt: the frame's width in ink-saving mode
+
+
 def draw_face(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: float, y: float,
-              size: tuple[float, float], stamp: IconStamp, bleed: float = 0.0) -> list[Fitted]:
-    """Draw ``face`` with its trim's lower-left corner at (x, y); returns the text fits."""
+              size: tuple[float, float], stamp: IconStamp, bleed: float = 0.0, shape: str = "rect",
+              ink_saver: bool = False) -> list[Fitted]:
+    """Draw ``face`` with its trim's lower-left corner at (x, y); returns the text fits.
+
+    Everything is clipped to the trim grown by ``bleed`` pt (a circle for ``shape="circle"``),
+    so neighbouring cards never overprint each other. ``ink_saver`` leaves the background
+    unprinted and draws the frame as a thin line.
+    """
     w, h = size
     c = canvas
     c.saveState()
-    c.setFillColor(_color(face.background, ctx))
-    c.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+    clip = c.beginPath()
+    if shape == "circle":
+        clip.ellipse(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
+    else:
+        clip.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
+    c.clipPath(clip, stroke=0, fill=0)
+    if not ink_saver:
+        c.setFillColor(_color(face.background, ctx))
+        c.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
     if face.border_width:
-        bw = face.border_width
+        bw = INK_SAVER_FRAME if ink_saver else face.border_width
         c.setStrokeColor(_color(face.border_color, ctx))
         c.setLineWidth(bw)
         # the frame runs from the trim inwards, so a cut on the trim keeps it whole
-        c.roundRect(x + bw / 2, y + bw / 2, w - bw, h - bw, face.border_radius, stroke=1, fill=0)
+        if shape == "circle":
+            c.ellipse(x + bw / 2, y + bw / 2, x + w - bw / 2, y + h - bw / 2, stroke=1, fill=0)
+        else:
+            c.roundRect(x + bw / 2, y + bw / 2, w - bw, h - bw, face.border_radius, stroke=1, fill=0)
     fits = {f.element.name: f for f in fit_face(face, ctx, game)}
     for el in face.elements:
         bx, by, bwid, bht = el.box
@@ -101,12 +120,15 @@ def draw_face(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: fl
             icon = game.icons.get(name)
             if icon is not None:
                 side = min(bwid, bht)
-                stamp.draw(icon, ex + (bwid - side) / 2, ey + (bht - side) / 2, side)
+                color = templates.render(el.style.icon_color, ctx).strip() if el.style.icon_color else None
+                stamp.draw(icon, ex + (bwid - side) / 2, ey + (bht - side) / 2, side, color or None)
         elif el.kind == "text" and el.name in fits:
             fitted = fits[el.name]
             style = el.style
             if "{" in style.color:
                 style = replace(style, color=templates.render(style.color, ctx).strip())
+            if style.icon_color and "{" in style.icon_color:
+                style = replace(style, icon_color=templates.render(style.icon_color, ctx).strip() or None)
             c.saveState()
             if el.rotate:
                 c.translate(ex + bwid / 2, ey + bht / 2)

@@ -19,15 +19,27 @@ from cardforge.model import Card, Game
 from cardforge.render import card as card_render
 from cardforge.render import fonts
 from cardforge.render.icons import IconStamp
-from cardforge.render.sheet import Sheet, blank_slot, crop_marks, impose, scale_check
+from cardforge.render.sheet import Sheet, crop_marks, cut_guide, impose, scale_check
 
 
 @dataclass(frozen=True)
 class DeckOptions:
-    """``paper``: "letter" or "a4"; ``flip``: the duplex edge, "long" or "short"."""
+    """How a deck is printed at home.
+
+    ``paper``: "letter" or "a4"; ``orientation``: "auto", "portrait" or "landscape";
+    ``flip``: the duplex edge, "long" or "short"; ``gutter``: pt between cards (0: butted,
+    bleed then shows up to half the gutter); ``shift``: (dx, dy) pt moving every back to
+    correct a printer's measured duplex offset; ``ink_saver``: no full-bleed backgrounds;
+    ``cut_guides``: a thin rounded-corner cut line on every trim (always on for round tokens).
+    """
 
     paper: str = "letter"
+    orientation: str = "auto"
     flip: str = "long"
+    gutter: float = 0.0
+    shift: tuple[float, float] = (0.0, 0.0)
+    ink_saver: bool = False
+    cut_guides: bool = False
 
 
 def copies(game: Game) -> list[Card]:
@@ -61,20 +73,23 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     canvas.setAuthor(game.meta.get("designer", ""))
     canvas.setCreator("cardforge")
     stamp = IconStamp(canvas)
-    groups: dict[tuple[float, float], list[Card]] = {}
+    groups: dict[tuple, list[Card]] = {}
     for card in copies(game):
-        groups.setdefault(layouts.by_type[card.type].size, []).append(card)
-    sheets_total = sum(-(-len(cards) // impose(options.paper, size).per_sheet) for size, cards in groups.items())
+        layout = layouts.by_type[card.type]
+        groups.setdefault((layout.size, layout.shape), []).append(card)
+    sheets = {key: impose(options.paper, key[0], options.gutter, options.orientation) for key in groups}
+    sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items())
     sheet_no, pages, drawn = 0, 0, 0
-    for size, cards in groups.items():
-        sheet = impose(options.paper, size)
+    for key, cards in groups.items():
+        sheet = sheets[key]
         canvas.setPageSize(sheet.paper)
         for start in range(0, len(cards), sheet.per_sheet):
             batch = cards[start:start + sheet.per_sheet]
             sheet_no += 1
-            _fronts(canvas, sheet, batch, game, layouts, stamp, f"{game.title} · deck · sheet {sheet_no} of {sheets_total} · fronts")
-            _backs(canvas, sheet, batch, game, layouts, stamp, options.flip,
-                   f"{game.title} · deck · sheet {sheet_no} of {sheets_total} · backs ({options.flip}-edge duplex)")
+            label = f"{game.title} · deck · sheet {sheet_no} of {sheets_total}"
+            _side(canvas, sheet, batch, game, layouts, stamp, options, front=True, label=f"{label} · fronts")
+            _side(canvas, sheet, batch, game, layouts, stamp, options, front=False,
+                  label=f"{label} · backs ({options.flip}-edge duplex)")
             pages += 2
             drawn += len(batch)
             if progress:
@@ -83,25 +98,25 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     return pages
 
 
-def _fronts(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: LayoutSet,
-            stamp: IconStamp, label: str) -> None:
+def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: LayoutSet,
+          stamp: IconStamp, options: DeckOptions, front: bool, label: str) -> None:
+    """One page: the fronts of ``batch`` in slot order, or their backs behind them."""
+    shape = "rect"
     for i, card in enumerate(batch):
-        x, y = sheet.slot(i)
         layout = layouts.by_type[card.type]
-        card_render.draw_face(canvas, layout.front, card_render.context(card, game), game, x, y, layout.size, stamp)
-    for i in range(len(batch), sheet.per_sheet):
-        blank_slot(canvas, *sheet.slot(i), sheet.card)
-    crop_marks(canvas, sheet)
-    scale_check(canvas, sheet, label)
-    canvas.showPage()
-
-
-def _backs(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: LayoutSet,
-           stamp: IconStamp, flip: str, label: str) -> None:
-    for i, card in enumerate(batch):
-        x, y = sheet.back_slot(i, flip)
-        layout = layouts.by_type[card.type]
-        card_render.draw_face(canvas, back_face(card, game, layouts), _back_context(card, game), game, x, y,
-                              layout.size, stamp)
+        shape = layout.shape
+        bleed = min(layout.bleed, options.gutter / 2)
+        if front:
+            x, y = sheet.slot(i)
+            face, ctx = layout.front, card_render.context(card, game)
+        else:
+            x, y = sheet.back_slot(i, options.flip, options.shift)
+            face, ctx = back_face(card, game, layouts), _back_context(card, game)
+        card_render.draw_face(canvas, face, ctx, game, x, y, layout.size, stamp, bleed=bleed,
+                              shape=layout.shape, ink_saver=options.ink_saver)
+        if front and (options.cut_guides or layout.shape == "circle"):
+            cut_guide(canvas, x, y, layout.size, layout.shape, layout.corner)
+    if front and shape != "circle":
+        crop_marks(canvas, sheet)
     scale_check(canvas, sheet, label)
     canvas.showPage()

@@ -30,6 +30,11 @@ class ImpositionError(ValueError):
 
 @dataclass(frozen=True)
 class Sheet:
+    """A grid of ``cols`` x ``rows`` card slots of ``card`` (w, h) pt on ``paper`` (w, h) pt.
+
+    ``gutter`` is the gap between neighbouring cards (0: butted).
+    """
+
     paper: tuple[float, float]
     card: tuple[float, float]
     cols: int
@@ -39,6 +44,10 @@ class Sheet:
     @property
     def per_sheet(self) -> int:
         return self.cols * self.rows
+
+    @property
+    def landscape(self) -> bool:
+        return self.paper[0] > self.paper[1]
 
     @property
     def grid(self) -> tuple[float, float, float, float]:
@@ -55,31 +64,42 @@ class Sheet:
         y = gy + gh - (row + 1) * self.card[1] - row * self.gutter
         return x, y
 
-    def back_slot(self, i: int, flip: str = "long") -> tuple[float, float]:
+    def back_slot(self, i: int, flip: str = "long", shift: tuple[float, float] = (0.0, 0.0)) -> tuple[float, float]:
         """Lower-left corner (pt) of the back of slot ``i`` on the backs page.
 
-        ``flip`` is the paper edge the printer turns the sheet on: ``"long"`` or ``"short"``.
+        ``flip`` is the paper edge the printer turns the sheet on: ``"long"`` or ``"short"``;
+        ``shift`` (dx, dy) pt moves every back to correct a printer's measured duplex offset.
         """
         x, y = self.slot(i)
         pw, ph = self.paper
         long_is_vertical = ph >= pw
         if (flip == "long") == long_is_vertical:
-            return pw - x - self.card[0], y
-        return x, ph - y - self.card[1]
+            x, y = pw - x - self.card[0], y
+        else:
+            x, y = x, ph - y - self.card[1]
+        return x + shift[0], y + shift[1]
 
 
-def impose(paper: str, card: tuple[float, float], gutter: float = 0.0) -> Sheet:
-    """The portrait sheet of ``paper`` ("letter" or "a4") holding the most cards of ``card`` pt.
+def impose(paper: str, card: tuple[float, float], gutter: float = 0.0, orientation: str = "auto") -> Sheet:
+    """The sheet of ``paper`` ("letter" or "a4") holding the most cards of ``card`` pt.
 
-    Raises :class:`ImpositionError` when not even one card fits inside the margins.
+    ``orientation`` is "portrait", "landscape" or "auto" (the one that holds more cards;
+    portrait on a tie). Raises :class:`ImpositionError` when not even one card fits inside
+    the margins kept for crop marks.
     """
     pw, ph = (v * MM for v in PAPER_MM[paper])
-    usable_w, usable_h = pw - 2 * MIN_MARGIN, ph - 2 * MIN_MARGIN
-    cols = int((usable_w + gutter) // (card[0] + gutter))
-    rows = int((usable_h + gutter) // (card[1] + gutter))
-    if cols < 1 or rows < 1:
+    options = {"portrait": (pw, ph), "landscape": (ph, pw)}
+    candidates = [orientation] if orientation in options else ["portrait", "landscape"]
+    best: Sheet | None = None
+    for name in candidates:
+        w, h = options[name]
+        cols = int((w - 2 * MIN_MARGIN + gutter) // (card[0] + gutter))
+        rows = int((h - 2 * MIN_MARGIN + gutter) // (card[1] + gutter))
+        if cols >= 1 and rows >= 1 and (best is None or cols * rows > best.per_sheet):
+            best = Sheet((w, h), card, cols, rows, gutter)
+    if best is None:
         raise ImpositionError(f"a {card[0] / MM:.1f} x {card[1] / MM:.1f} mm card does not fit on {paper} paper")
-    return Sheet((pw, ph), card, cols, rows, gutter)
+    return best
 
 
 def crop_marks(canvas: Canvas, sheet: Sheet) -> None:
@@ -98,6 +118,19 @@ def crop_marks(canvas: Canvas, sheet: Sheet) -> None:
     for y in ys:
         c.line(gx - CROP_OFFSET, y, gx - CROP_OFFSET - CROP_LENGTH, y)
         c.line(gx + gw + CROP_OFFSET, y, gx + gw + CROP_OFFSET + CROP_LENGTH, y)
+    c.restoreState()
+
+
+def cut_guide(canvas: Canvas, x: float, y: float, size: tuple[float, float], shape: str, corner: float) -> None:
+    """A thin cut line on the trim: a circle for round tokens, a rounded rectangle otherwise."""
+    c = canvas
+    c.saveState()
+    c.setStrokeColor(black)
+    c.setLineWidth(CROP_WIDTH)
+    if shape == "circle":
+        c.ellipse(x, y, x + size[0], y + size[1], stroke=1, fill=0)
+    else:
+        c.roundRect(x, y, size[0], size[1], corner, stroke=1, fill=0)
     c.restoreState()
 
 

@@ -215,7 +215,7 @@ def draw(canvas: Canvas, block: Block, style: TextStyle, x: float, y: float, box
         for piece in line.pieces:
             if piece.kind == "icon" and piece.icon is not None:
                 stamp.draw(piece.icon, cx + size * style.icon_scale * 0.025, baseline - icon_h * ICON_DROP, icon_h,
-                           style.icon_color)
+                           style.icon_color)  # a template colour is rendered by the caller
             elif piece.value != " ":
                 canvas.setFillColor(HexColor(piece.icon.color) if piece.icon is not None and piece.icon.color != "#000000" else color)
                 canvas.setFont(fonts.pdf_name(piece.face), size)

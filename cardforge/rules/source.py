@@ -1,0 +1,165 @@
+"""Rules sources: Markdown with jinja2, rendered with the game's data in scope.
+
+A game pack's ``rulebook.md`` (the full rulebook) and ``sheet.md`` (the condensed accordion
+rules sheet) are jinja2 templates (sandboxed) over the same data the cards use, so every
+number, list and table in the rules comes from game.yaml and the card database. Macros:
+
+``components_list()``   the component list with counts (game.yaml ``components``)
+``setup_steps()``       the numbered setup (game.yaml ``setup``: list of steps)
+``turn_sequence(detail=False)``  the turn's phases (game.yaml ``turn``: ``{name, summary, detail?}``)
+``game_end()``          how the game ends and is won (game.yaml ``end``: list)
+``table(id)``           a table from game.yaml ``tables.<id>`` (``{title, columns, rows}``)
+``icon_legend()``       every icon with its label
+``glossary_list()``     every glossary term with its definition
+``count(type, ...)``    how many cards of the given types (sum of quantities)
+``cards_of(type, ...)`` the cards of the given types, as dicts
+``icon(name)``          an inline icon token, ``{name}``
+``n(name)``             a named number from game.yaml ``numbers.<name>`` (``{value, source}``)
+
+Strings in ``setup``, ``turn``, ``end`` and table cells may themselves use these macros
+(``"Give each player {{ n('start_tokens') }} tokens."``): every number the rules print is
+a value of the data, so the rulebook, the rules sheet and the reference sheet agree.
+
+The result is Markdown whose ``{icon}`` tokens the PDF renderer draws as inline icons.
+Raises nothing: template errors become ``rules-template`` diagnostics on the source file.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from jinja2 import TemplateError, TemplateSyntaxError
+
+from cardforge.diagnostics import Diagnostic, diag
+from cardforge.load import display_path
+from cardforge.model import Game
+from cardforge.templates import environment
+
+SOURCES = {"rulebook": "rulebook.md", "sheet": "sheet.md"}
+
+
+def _md_cell(value: Any) -> str:
+    return str(value).replace("|", "\\|").replace("\n", " ")
+
+
+class Macros:
+    """The data macros a rules source can call; each returns Markdown."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.data = game.data
+        self.env = environment(strict=True)
+
+    def _t(self, text: Any) -> str:
+        """Render a data string that may use the macros itself."""
+        text = str(text)
+        if "{{" not in text and "{%" not in text:
+            return text
+        return self.env.from_string(text).render(self.context())
+
+    def n(self, name: str) -> Any:
+        value = (self.data.get("numbers") or {})[name]
+        return value["value"] if isinstance(value, dict) else value
+
+    def components_list(self) -> str:
+        lines = []
+        for c in self.game.components:
+            per = f" per {c['per']}" if c.get("per") == "player" else ""
+            lines.append(f"- {c['count']} {c['name']}{per}")
+        return "\n".join(lines)
+
+    def setup_steps(self) -> str:
+        return "\n".join(f"{i}. {self._t(step)}" for i, step in enumerate(self.data.get("setup") or [], 1))
+
+    def turn_sequence(self, detail: bool = False) -> str:
+        out = []
+        for i, phase in enumerate(self.data.get("turn") or [], 1):
+            text = phase.get("detail") if detail and phase.get("detail") else phase.get("summary", "")
+            out.append(f"{i}. **{phase['name']}.** {self._t(text)}".rstrip())
+        return "\n".join(out)
+
+    def game_end(self) -> str:
+        return "\n".join(f"- {self._t(item)}" for item in self.data.get("end") or [])
+
+    def table(self, table_id: str) -> str:
+        spec = (self.data.get("tables") or {})[table_id]
+        columns = spec["columns"]
+        lines = ["| " + " | ".join(_md_cell(c) for c in columns) + " |",
+                 "|" + "---|" * len(columns)]
+        for row in spec["rows"]:
+            cells = [row.get(c, "") for c in columns] if isinstance(row, dict) else row
+            lines.append("| " + " | ".join(_md_cell(self._t(c)) for c in cells) + " |")
+        title = f"**{spec['title']}**\n\n" if spec.get("title") else ""
+        return title + "\n".join(lines)
+
+    def icon_legend(self) -> str:
+        return "\n".join(f"- {{{name}}} {icon.label}" for name, icon in self.game.icons.items())
+
+    def glossary_list(self) -> str:
+        return "\n".join(f"- **{term}**: {spec['definition']}" for term, spec in sorted(self.game.glossary.items()))
+
+    def count(self, *types: str) -> int:
+        return self.game.total(*types)
+
+    def cards_of(self, *types: str) -> list[dict]:
+        out = []
+        for card in self.game.cards_of(*types):
+            view = dict(card.data)
+            view.update(name=card.name, type=card.type, quantity=card.quantity)
+            out.append(view)
+        return out
+
+    def icon(self, name: str) -> str:
+        return "{" + name + "}"
+
+    def context(self) -> dict[str, Any]:
+        names = ["components_list", "setup_steps", "turn_sequence", "game_end", "table", "icon_legend",
+                 "glossary_list", "count", "cards_of", "icon", "n"]
+        ctx: dict[str, Any] = {n: getattr(self, n) for n in names}
+        ctx.update(game=self.data, components={c["id"]: c for c in self.game.components},
+                   title=self.game.title)
+        return ctx
+
+
+def source_path(game: Game, kind: str) -> Path:
+    return game.root / SOURCES[kind]
+
+
+def render_source(game: Game, kind: str) -> tuple[str | None, list[Diagnostic]]:
+    """The Markdown of the game's ``kind`` source ("rulebook" or "sheet"), or None if absent/broken."""
+    path = source_path(game, kind)
+    name = display_path(path)
+    if not path.is_file():
+        return None, [diag("rules-missing", f"{game.slug} has no {SOURCES[kind]}", file=name,
+                           hint=f"write the {kind} as Markdown with jinja2 in {name}")]
+    env = environment(strict=True)
+    try:
+        template = env.from_string(path.read_text(encoding="utf-8"))
+        return template.render(Macros(game).context()), []
+    except TemplateSyntaxError as exc:
+        return None, [diag("rules-template", exc.message or str(exc), file=name, line=exc.lineno or 0)]
+    except (TemplateError, KeyError, TypeError, ValueError) as exc:
+        line = _template_line(exc)
+        return None, [diag("rules-template", f"{type(exc).__name__}: {exc}", file=name, line=line)]
+
+
+def _template_line(exc: BaseException) -> int:
+    tb = exc.__traceback__
+    line = 0
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<template>":
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+if __name__ == "__main__":  # python -m cardforge.rules.source <slug> [rulebook|sheet]
+    import sys
+
+    from cardforge.load import load_game
+
+    game, problems = load_game(Path("cards") / sys.argv[1])
+    text, more = render_source(game, sys.argv[2] if len(sys.argv) > 2 else "rulebook")
+    for d in problems + more:
+        print(d.format(), file=sys.stderr)
+    print(text or "")
