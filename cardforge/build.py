@@ -106,13 +106,53 @@ class BuildResult:
         return not has_errors(self.diagnostics)
 
 
-def build_game(compiled: Compiled, project: Project, options: DeckOptions, force: bool = False,
+@dataclass(frozen=True)
+class BuildOptions:
+    """What to build: the home-print ``deck`` options, ``exports`` ("print-shop", "tts")
+    and the print-shop resolution ``dpi``."""
+
+    deck: DeckOptions = DeckOptions()
+    exports: frozenset[str] = frozenset()
+    dpi: int = 300
+
+
+Writer = Callable[[Compiled, Path, BuildOptions, Callable[[int], None] | None], object]
+
+
+def _deck(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+    return render_deck(compiled.game, compiled.layouts, staging / "deck.pdf", options.deck, progress=progress)
+
+
+def _print_shop(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+    from cardforge.export.printshop import export_print_shop
+
+    return export_print_shop(compiled.game, compiled.layouts, staging / "print-shop", options.dpi)
+
+
+def _tts(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+    from cardforge.export.tts import export_tts
+
+    return export_tts(compiled.game, compiled.layouts, staging / "tts")
+
+
+def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:
+    """The outputs a build writes, in order: (name, writer)."""
+    chosen: list[tuple[str, Writer]] = [("deck.pdf", _deck)]
+    if "print-shop" in options.exports:
+        chosen.append(("print-shop", _print_shop))
+    if "tts" in options.exports:
+        chosen.append(("tts", _tts))
+    return chosen
+
+
+def build_game(compiled: Compiled, project: Project, options: BuildOptions = BuildOptions(), force: bool = False,
                progress: Callable[[int, int], None] | None = None) -> BuildResult:
     """Render and write ``output/<slug>/`` for a compiled game.
 
     Refuses (writes nothing) when the game has errors, unless ``force`` is set and a model
-    and layouts exist, in which case a ``build-forced`` warning is added. ``progress`` is
-    called with (cards drawn, cards in all).
+    and layouts exist, in which case a ``build-forced`` warning is added. Every output is
+    rendered into a staging folder first and moved into place only when all succeeded.
+    ``progress`` is called with (cards drawn, cards in all).
     """
     game, layouts = compiled.game, compiled.layouts
     slug = game.slug if game else "?"
@@ -128,17 +168,18 @@ def build_game(compiled: Compiled, project: Project, options: DeckOptions, force
     staging = Path(tempfile.mkdtemp(prefix=".build-", dir=target))
     total = len(copies(game))
     try:
-        render_deck(game, layouts, staging / "deck.pdf", options,
-                    progress=(lambda n: progress(n, total)) if progress else None)
+        for _, writer in artefacts(options):
+            writer(compiled, staging, options, (lambda n: progress(n, total)) if progress else None)
     except (ImpositionError, IconError, OSError) as exc:
         shutil.rmtree(staging, ignore_errors=True)
         code = "write-failed" if isinstance(exc, OSError) else ("icon-file" if isinstance(exc, IconError) else "layout-invalid")
         problems.append(diag(code, f"{slug}: {exc}"))
-        force_errors = [d for d in problems if d.code != "build-forced"]
-        return BuildResult(slug, [], force_errors)
+        return BuildResult(slug, [], [d for d in problems if d.code != "build-forced"])
     written = []
     for produced in sorted(staging.iterdir()):
         destination = target / produced.name
+        if destination.is_dir():
+            shutil.rmtree(destination)
         os.replace(produced, destination)
         written.append(destination)
     shutil.rmtree(staging, ignore_errors=True)

@@ -16,11 +16,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardforge import __version__
-from cardforge.build import Project, build_game, compile_game
+from cardforge.build import BuildOptions, Project, build_game, compile_game
 from cardforge.diagnostics import CODES, Diagnostic, Severity, format_json, has_errors
 from cardforge.load import display_path
 from cardforge.render.deck import DeckOptions
 from cardforge.report import print_diagnostics, summary
+from cardforge.units import MM
 
 app = typer.Typer(
     help="cardforge: print-and-play card generator and rules compiler.\n\n"
@@ -60,22 +61,53 @@ def main(version: Annotated[bool, typer.Option("--version", callback=_version, i
     """cardforge: print-and-play card generator and rules compiler."""
 
 
+class Orientation(str, enum.Enum):
+    auto = "auto"
+    portrait = "portrait"
+    landscape = "landscape"
+
+
+class Export(str, enum.Enum):
+    print_shop = "print-shop"
+    tts = "tts"
+
+
+def _shift(value: str | None) -> tuple[float, float]:
+    if not value:
+        return (0.0, 0.0)
+    try:
+        dx, dy = (float(v) for v in value.split(","))
+    except ValueError:
+        raise typer.BadParameter("write the shift as DX,DY in mm, for example 0.8,-0.5") from None
+    return dx * MM, dy * MM
+
+
 @app.command()
 def build(
     games: Games = None,
     paper: Annotated[Paper, typer.Option(help="Paper size the sheets are imposed on.")] = Paper.letter,
+    orientation: Annotated[Orientation, typer.Option(help="Sheet orientation; auto picks the one holding more cards.")] = Orientation.auto,
     flip: Annotated[Flip, typer.Option(help="Duplex edge your printer turns the sheet on: backs are mirrored to match.")] = Flip.long,
+    gutter: Annotated[float, typer.Option(help="Gap between cards in mm (0: butted; bleed shows in up to half of it).", min=0, max=20)] = 0.0,
+    duplex_shift: Annotated[Optional[str], typer.Option("--duplex-shift", help="DX,DY in mm: move every back to correct your printer's offset (measure it with `cardforge registration`).")] = None,
+    ink_saver: Annotated[bool, typer.Option("--ink-saver", help="No full-bleed backgrounds; frames as thin lines.")] = False,
+    cut_guides: Annotated[bool, typer.Option("--cut-guides", help="Thin rounded-corner cut lines on every card.")] = False,
+    export: Annotated[Optional[list[Export]], typer.Option("--export", help="Also write print-shop PNGs (one per face, with bleed) and/or Tabletop Simulator sheets. Repeatable.")] = None,
+    dpi: Annotated[int, typer.Option(help="Resolution of print-shop PNGs: 300 or 600.", min=72, max=1200)] = 300,
     force: Annotated[bool, typer.Option("--force", help="Build even when the checks find errors (loudly).")] = False,
     root: Root = Path("."),
 ) -> None:
-    """Check each game pack and write its printable files to output/<game>/ (deck.pdf).
+    """Check each game pack and write its printable files to output/<game>/.
 
-    The checks run first: a game with errors is not built (its previous output is left as
-    it was) unless --force is given.
+    deck.pdf always (cards imposed on Letter or A4 with crop marks, a 50 mm scale check and
+    duplex backs); print-shop/ and tts/ with --export. The checks run first: a game with
+    errors is not built (its previous output is left as it was) unless --force is given.
     """
     project = Project(root.resolve())
     packs, problems = project.packs(games)
-    options = DeckOptions(paper=paper.value, flip=flip.value)
+    deck = DeckOptions(paper=paper.value, orientation=orientation.value, flip=flip.value, gutter=gutter * MM,
+                       shift=_shift(duplex_shift), ink_saver=ink_saver, cut_guides=cut_guides)
+    options = BuildOptions(deck=deck, exports=frozenset(e.value for e in export or []), dpi=dpi)
     failed = bool(problems)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=False, disable=not err.is_terminal) as bar:
@@ -97,6 +129,56 @@ def build(
         err.print(summary(problems), highlight=False)
     if failed or (has_errors(problems) and not force):
         raise typer.Exit(1)
+
+
+@app.command()
+def registration(
+    paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.letter,
+    flip: Annotated[Flip, typer.Option(help="Duplex edge your printer turns the sheet on.")] = Flip.long,
+    root: Root = Path("."),
+) -> None:
+    """Write output/registration-<paper>.pdf: a one-sheet duplex test that measures your printer's
+    front-to-back offset, to pass to `cardforge build --duplex-shift DX,DY`."""
+    from cardforge.render.registration import render_registration
+
+    out = Project(root.resolve()).output / f"registration-{paper.value}.pdf"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    render_registration(out, paper.value, flip.value)
+    err.print(f"[green]wrote[/] {display_path(out)}", highlight=False)
+
+
+@app.command()
+def preview(
+    game: Annotated[str, typer.Argument(help="Game pack slug.")],
+    card: Annotated[Optional[str], typer.Argument(help="Card name (a close name is enough); the first sheet when omitted.", show_default=False)] = None,
+    dpi: Annotated[int, typer.Option(help="Pixels per inch of the PNG.", min=20, max=600)] = 150,
+    root: Root = Path("."),
+) -> None:
+    """Render one card (front and back side by side) or the first deck sheet to a PNG in
+    output/<game>/preview/, for looking rather than printing."""
+    from cardforge.export.preview import preview_card, preview_sheet
+    from cardforge.suggest import closest
+
+    project = Project(root.resolve())
+    packs, problems = project.packs([game])
+    if problems:
+        print_diagnostics(err, problems)
+        raise typer.Exit(1)
+    compiled = compile_game(packs[0], project)
+    if compiled.game is None or compiled.layouts is None:
+        print_diagnostics(err, compiled.diagnostics)
+        raise typer.Exit(1)
+    folder = project.output / game / "preview"
+    if card is None:
+        out = preview_sheet(compiled.game, compiled.layouts, folder, dpi)
+    else:
+        names = {c.name: c for c in compiled.game.cards}
+        name = card if card in names else closest(card, names, cutoff=60)
+        if name is None:
+            err.print(f"[red]no card named {card!r} in {game}[/]", highlight=False)
+            raise typer.Exit(1)
+        out = preview_card(names[name], compiled.game, compiled.layouts, folder, dpi)
+    err.print(f"[green]wrote[/] {display_path(out)}", highlight=False)
 
 
 @app.command()

@@ -1,0 +1,57 @@
+"""Single card faces as PDF pages and PNG images.
+
+:func:`face_pdf` writes one card (front page, back page) with the page the size of the
+trim plus bleed on every side, and TrimBox/BleedBox set, so a print shop's tools and our
+tests can read the geometry back. :func:`rasterise` turns such pages into images with
+pypdfium2 (PDFium), at ``dpi`` pixels per inch.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pypdfium2 as pdfium
+from PIL import Image
+from reportlab.pdfgen.canvas import Canvas
+
+from cardforge.layout import LayoutSet
+from cardforge.model import Card, Game
+from cardforge.render import card as card_render
+from cardforge.render import fonts
+from cardforge.render.deck import _back_context, back_face
+from cardforge.render.icons import IconStamp
+
+
+def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed: bool = True) -> None:
+    """Write ``out``: for each card, a front page then a back page, each trim + 2 x bleed."""
+    canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
+    stamp = IconStamp(canvas)
+    for card in cards:
+        layout = layouts.by_type[card.type]
+        b = layout.bleed if bleed else 0.0
+        w, h = layout.size
+        page = (w + 2 * b, h + 2 * b)
+        for face, ctx in ((layout.front, card_render.context(card, game)),
+                          (back_face(card, game, layouts), _back_context(card, game))):
+            canvas.setPageSize(page)
+            canvas.setBleedBox((0, 0, page[0], page[1]))
+            canvas.setTrimBox((b, b, b + w, b + h))
+            card_render.draw_face(canvas, face, ctx, game, b, b, layout.size, stamp, bleed=b, shape=layout.shape)
+            canvas.showPage()
+    canvas.save()
+
+
+def rasterise(pdf: Path, dpi: int) -> Iterator[Image.Image]:
+    """Each page of ``pdf`` as an RGB image at ``dpi`` (PDFium via pypdfium2), one at a time."""
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        for page in document:
+            yield page.render(scale=dpi / 72, draw_annots=False).to_pil().convert("RGB")
+            page.close()
+    finally:
+        document.close()
+
+
+def pixels(points: float, dpi: int) -> int:
+    """How many pixels ``points`` pt span at ``dpi``."""
+    return round(points / 72 * dpi)
