@@ -132,7 +132,7 @@ def _print_shop(compiled: Compiled, staging: Path, options: BuildOptions, progre
 def _tts(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
     from cardforge.export.tts import export_tts
 
-    return export_tts(compiled.game, compiled.layouts, staging / "tts")
+    return export_tts(compiled.game, compiled.layouts, staging / "tts", final=staging.parent / "tts")
 
 
 def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:

@@ -50,8 +50,13 @@ def _sheet(images: list[Image.Image], cols: int, rows: int, cell: tuple[int, int
     return sheet
 
 
-def export_tts(game: Game, layouts: LayoutSet, folder: Path) -> list[Path]:
-    """Write sheets, backs and ``<slug>.json`` into ``folder``; returns the files written."""
+def export_tts(game: Game, layouts: LayoutSet, folder: Path, final: Path | None = None) -> list[Path]:
+    """Write sheets, backs and ``<slug>.json`` into ``folder``; returns the files written.
+
+    ``final`` is the folder the files will finally live in (the JSON's image URLs point
+    there); it defaults to ``folder``.
+    """
+    final = final or folder
     folder.mkdir(parents=True, exist_ok=True)
     groups: dict[tuple[float, float], list[Card]] = {}
     for card in game.cards:
@@ -80,7 +85,8 @@ def export_tts(game: Game, layouts: LayoutSet, folder: Path) -> list[Path]:
                 back_path = folder / f"{stem}-back.png"
                 backs[0].save(back_path)
             written.append(back_path)
-            custom[str(deck_no)] = {"FaceURL": face_path.resolve().as_uri(), "BackURL": back_path.resolve().as_uri(),
+            custom[str(deck_no)] = {"FaceURL": (final / face_path.name).resolve().as_uri(),
+                                    "BackURL": (final / back_path.name).resolve().as_uri(),
                                     "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True,
                                     "UniqueBack": unique_back, "Type": 0}
             for i, card in enumerate(batch):
