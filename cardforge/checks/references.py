@@ -57,6 +57,8 @@ def _text_references(game: Game) -> list[Diagnostic]:
                 run = _norm(match.group(0))
                 if run in names or run.rstrip("s") in names or len(run) < 4:  # a name, or its plural
                     continue
+                if any(n.startswith(run + " ") for n in names):  # the first words of a name ("Infamy" of "Infamy 1")
+                    continue
                 best = max(names, key=lambda n: fuzz.ratio(run, n))
                 if fuzz.ratio(run, best) >= NEAR:
                     line, col = field.position(match.start())

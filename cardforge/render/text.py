@@ -192,6 +192,13 @@ def _trim_empty_edges(lines: list[Line]) -> list[Line]:
     return lines
 
 
+def _ink(piece: Piece, default: HexColor) -> HexColor:
+    """Text is drawn in the style's colour; a text icon ("<") in its own colour when it has one."""
+    if piece.icon is not None and piece.icon.color != "#000000":
+        return HexColor(piece.icon.color)
+    return default
+
+
 def draw(canvas: Canvas, block: Block, style: TextStyle, x: float, y: float, box_w: float, box_h: float,
          stamp: IconStamp) -> None:
     """Draw ``block`` in the box whose lower-left corner is (x, y) pt."""
@@ -212,12 +219,21 @@ def draw(canvas: Canvas, block: Block, style: TextStyle, x: float, y: float, box
             cx = x + box_w - line.width
         else:
             cx = x
-        for piece in line.pieces:
+        run: list[Piece] = []  # consecutive text of one face and colour, drawn as one string
+        run_x = cx
+        for piece in line.pieces + [Piece("end", "", "", 0.0)]:
+            if run and (piece.kind != "text" or (piece.face, _ink(piece, color)) != (run[0].face, _ink(run[0], color))):
+                if run[-1].value == " ":
+                    run.pop()
+                canvas.setFillColor(_ink(run[0], color))
+                canvas.setFont(fonts.pdf_name(run[0].face), size)
+                canvas.drawString(run_x, baseline, "".join(p.value for p in run))
+                run = []
             if piece.kind == "icon" and piece.icon is not None:
                 stamp.draw(piece.icon, cx + size * style.icon_scale * 0.025, baseline - icon_h * ICON_DROP, icon_h,
                            style.icon_color)  # a template colour is rendered by the caller
-            elif piece.value != " ":
-                canvas.setFillColor(HexColor(piece.icon.color) if piece.icon is not None and piece.icon.color != "#000000" else color)
-                canvas.setFont(fonts.pdf_name(piece.face), size)
-                canvas.drawString(cx, baseline, piece.value)
+            elif piece.kind == "text" and (run or piece.value != " "):
+                if not run:
+                    run_x = cx
+                run.append(piece)
             cx += piece.width
