@@ -119,8 +119,38 @@ class BuildOptions:
 Writer = Callable[[Compiled, Path, BuildOptions, Callable[[int], None] | None], object]
 
 
+class RenderError(Exception):
+    """An output that cannot be written; carries its diagnostics."""
+
+    def __init__(self, diagnostics: list[Diagnostic]):
+        super().__init__("; ".join(d.message for d in diagnostics))
+        self.diagnostics = diagnostics
+
+
 def _deck(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
     return render_deck(compiled.game, compiled.layouts, staging / "deck.pdf", options.deck, progress=progress)
+
+
+def _rules_sheet(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+    from cardforge.rules.sheet import check_sheet, render_sheet
+
+    problems = check_sheet(compiled.game)
+    if has_errors(problems):
+        raise RenderError(problems)
+    if problems:  # no sheet.md: nothing to write
+        return problems
+    render_sheet(compiled.game, staging / "rules.pdf", options.deck.paper)
+    return []
+
+
+def _rulebook(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+    from cardforge.rules.rulebook import render_rulebook
+    from cardforge.rules.source import source_path
+
+    if not source_path(compiled.game, "rulebook").is_file():
+        return []
+    render_rulebook(compiled.game, staging / "rulebook.pdf", options.deck.paper)
+    return []
 
 
 def _print_shop(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
@@ -137,7 +167,7 @@ def _tts(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> 
 
 def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:
     """The outputs a build writes, in order: (name, writer)."""
-    chosen: list[tuple[str, Writer]] = [("deck.pdf", _deck)]
+    chosen: list[tuple[str, Writer]] = [("deck.pdf", _deck), ("rules.pdf", _rules_sheet), ("rulebook.pdf", _rulebook)]
     if "print-shop" in options.exports:
         chosen.append(("print-shop", _print_shop))
     if "tts" in options.exports:
@@ -169,7 +199,12 @@ def build_game(compiled: Compiled, project: Project, options: BuildOptions = Bui
     total = len(copies(game))
     try:
         for _, writer in artefacts(options):
-            writer(compiled, staging, options, (lambda n: progress(n, total)) if progress else None)
+            notes = writer(compiled, staging, options, (lambda n: progress(n, total)) if progress else None)
+            if isinstance(notes, list):
+                problems += [d for d in notes if isinstance(d, Diagnostic)]
+    except RenderError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        return BuildResult(slug, [], [d for d in problems if d.code != "build-forced"] + exc.diagnostics)
     except (ImpositionError, IconError, OSError) as exc:
         shutil.rmtree(staging, ignore_errors=True)
         code = "write-failed" if isinstance(exc, OSError) else ("icon-file" if isinstance(exc, IconError) else "layout-invalid")

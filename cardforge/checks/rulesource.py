@@ -1,0 +1,21 @@
+"""Rules sources: rulebook.md and sheet.md render against the game's data.
+
+Codes: ``rules-template`` (error) for a jinja2 or data error, with the source line;
+``rules-missing`` (warning) for a pack without a rules source. Whether the sheet fits its
+sixteen cells is measured when it is built (``rules-overflow``, see
+:mod:`cardforge.rules.sheet`).
+"""
+from __future__ import annotations
+
+from cardforge.diagnostics import Diagnostic
+from cardforge.layout import LayoutSet
+from cardforge.model import Game
+from cardforge.rules.source import SOURCES, render_source
+
+
+def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
+    found = []
+    for kind in SOURCES:
+        _, problems = render_source(game, kind)
+        found += problems
+    return found

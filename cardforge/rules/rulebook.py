@@ -1,0 +1,157 @@
+"""The full rulebook (rulebook.pdf): cover, contents, the rendered rulebook.md, then the
+glossary, the icon legend and an appendix listing every card, all from the game pack.
+
+Pages are Letter or A4 with 20 mm margins, two passes (``multiBuild``) so the contents page
+knows every heading's page. Card text in the appendix is the card data verbatim (errata
+applied), with icons inline.
+"""
+from __future__ import annotations
+
+import html
+import tempfile
+from pathlib import Path
+
+from reportlab.lib import colors
+from reportlab.platypus import (BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate, Paragraph,
+                                Spacer)
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from cardforge.model import Card, Game
+from cardforge.render import fonts
+from cardforge.render.sheet import PAPER_MM
+from cardforge.rules.flow import Heading, IconImages, Styles, flowables, inline, PARSE
+from cardforge.rules.source import render_source
+from cardforge.templates import tally
+from cardforge.units import MM
+
+MARGIN = 20 * MM
+NOT_SHOWN = {"name", "type", "quantity", "text", "flavour", "source", "note", "provisional"}
+
+
+class _Book(BaseDocTemplate):
+    def __init__(self, target: str, paper: tuple[float, float], game: Game):
+        super().__init__(target, pagesize=paper, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
+                         bottomMargin=MARGIN, title=f"{game.title}: rulebook", author=game.meta.get("designer", ""),
+                         creator="cardforge", invariant=1, initialFontName=fonts.pdf_name("sans"))
+        self.game = game
+        frame = Frame(MARGIN, MARGIN, paper[0] - 2 * MARGIN, paper[1] - 2 * MARGIN, id="body")
+        self.addPageTemplates([PageTemplate("cover", frames=[frame]),
+                               PageTemplate("body", frames=[frame], onPage=self._footer)])
+
+    def afterFlowable(self, flowable) -> None:
+        if isinstance(flowable, Heading) and flowable.toc_level <= 1:
+            key = f"h{id(flowable)}"
+            self.canv.bookmarkPage(key)
+            self.notify("TOCEntry", (flowable.toc_level, flowable.toc_text, self.page, key))
+
+    def _footer(self, canvas, doc) -> None:
+        canvas.saveState()
+        canvas.setFont(fonts.pdf_name("sans"), 8)
+        canvas.setFillColor(colors.HexColor("#616161"))
+        canvas.drawString(MARGIN, MARGIN / 2, f"{self.game.title} · rulebook")
+        canvas.drawRightString(self.pagesize[0] - MARGIN, MARGIN / 2, str(doc.page))
+        canvas.restoreState()
+
+
+def _cover(game: Game, styles: Styles) -> list:
+    meta = game.meta
+    players = meta.get("players", {})
+    lines = [f"{players.get('min')}–{players.get('max')} players" if players.get("min") != players.get("max")
+             else f"{players.get('min')} player"]
+    if meta.get("play_time"):
+        t = meta["play_time"]
+        lines.append(f"{t.get('min')}–{t.get('max')} minutes" + (" (provisional)" if t.get("provisional") else ""))
+    if meta.get("ages"):
+        lines.append(f"ages {meta['ages'].get('min')}+" + (" (provisional)" if meta["ages"].get("provisional") else ""))
+    out = [Spacer(1, 60 * MM), Paragraph(html.escape(game.title), styles.title), Spacer(1, 6 * MM)]
+    if meta.get("tagline"):
+        out.append(Paragraph(f"<i>{html.escape(meta['tagline'])}</i>", styles.subtitle))
+    out += [Spacer(1, 10 * MM), Paragraph(" · ".join(lines), styles.subtitle)]
+    if meta.get("designer"):
+        out.append(Paragraph(f"Designed by {html.escape(meta['designer'])}", styles.subtitle))
+    out += [Spacer(1, 30 * MM), Paragraph("Rulebook", styles.h2)]
+    return out
+
+
+def _card_line(card: Card, game: Game, icons: IconImages, styles: Styles) -> list:
+    size = styles.base
+    facts = []
+    for key, value in card.data.items():
+        if key in NOT_SHOWN or value in (None, "", [], {}):
+            continue
+        if isinstance(value, (dict, list)):
+            shown = inline([{"type": "text", "raw": _flat(value, game)}], icons, size)
+        else:
+            shown = inline([{"type": "text", "raw": str(value)}], icons, size)
+        mark = "*" if key in card.provisional else ""
+        facts.append(f"<i>{html.escape(key.replace('_', ' '))}</i> {shown}{mark}")
+    head = f"<b>{html.escape(card.name)}</b>" + (f" × {card.quantity}" if card.quantity > 1 else "")
+    out = [Paragraph(head + (" — " + "; ".join(facts) if facts else ""), styles.body)]
+    if card.data.get("text"):
+        text = inline([{"type": "text", "raw": str(card.data["text"]).replace("\n", " / ")}], icons, size)
+        out.append(Paragraph(text, styles.item))
+    return out
+
+
+def _flat(value, game: Game) -> str:
+    """A nested card field as one line of card markup: icon counts become icons, true flags their name."""
+    if isinstance(value, dict):
+        if value and all(k in game.icons and isinstance(v, int) and not isinstance(v, bool) for k, v in value.items()):
+            return tally(value)
+        parts = []
+        for k, v in value.items():
+            if v is True:
+                parts.append(str(k).replace("_", " "))
+            elif v not in (False, None, "", [], {}):
+                parts.append(f"{str(k).replace('_', ' ')} {_flat(v, game)}")
+        return ", ".join(parts)
+    if isinstance(value, list):
+        return ", ".join(_flat(v, game) for v in value)
+    return str(value)
+
+
+def _appendices(game: Game, styles: Styles, icons: IconImages, width: float) -> list:
+    out: list = [PageBreak(), Heading("Glossary", styles.h1, 0, "Glossary")]
+    for term, spec in sorted(game.glossary.items(), key=lambda kv: kv[0].lower()):
+        out.append(Paragraph(f"<b>{html.escape(term)}</b>: {html.escape(spec['definition'])}", styles.body))
+    out.append(Heading("Icon legend", styles.h1, 0, "Icon legend"))
+    for name, icon in game.icons.items():
+        out.append(Paragraph(f"{icons.markup(name, styles.base * 1.3)}&nbsp;&nbsp;{html.escape(icon.label)}", styles.body))
+    out += [PageBreak(), Heading("Appendix: every card", styles.h1, 0, "Appendix: every card"),
+            Paragraph("Card text as printed (errata applied, see the pack's ERRATA.md). A value marked * is "
+                      "designed for this edition, not printed in the source.", styles.italic)]
+    for type_id, card_type in game.card_types.items():
+        cards = game.cards_of(type_id)
+        if not cards:
+            continue
+        out.append(Heading(f"{html.escape(card_type.label)} ({game.total(type_id)})", styles.h2, 1,
+                           f"{card_type.label} ({game.total(type_id)})"))
+        for card in cards:
+            out += _card_line(card, game, icons, styles)
+    return out
+
+
+def render_rulebook(game: Game, out: Path, paper: str = "letter") -> int:
+    """Write rulebook.pdf for ``game``; returns its page count. Raises ``ValueError`` if
+    rulebook.md is missing or does not render."""
+    markdown, problems = render_source(game, "rulebook")
+    if markdown is None:
+        raise ValueError("; ".join(d.message for d in problems))
+    size = tuple(v * MM for v in PAPER_MM[paper])
+    styles = Styles(10)
+    width = size[0] - 2 * MARGIN
+    toc = TableOfContents()
+    toc.levelStyles = [styles.body.clone("toc0", fontName=fonts.pdf_name("sans-bold")),
+                       styles.body.clone("toc1", leftIndent=12)]
+    with tempfile.TemporaryDirectory() as tmp:
+        icons = IconImages(game, Path(tmp))
+        story = _cover(game, styles) + [NextPageTemplate("body"), PageBreak(),
+                                        Paragraph("Contents", styles.h1), toc, PageBreak()]
+        story += flowables(markdown, styles, icons, width)
+        story += _appendices(game, styles, icons, width)
+        doc = _Book(str(out), size, game)
+        doc.multiBuild(story)
+        return doc.page
+
+
+__all__ = ["render_rulebook", "PARSE"]

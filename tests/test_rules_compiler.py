@@ -1,0 +1,144 @@
+"""The rules compiler: fold simulation, reading order in the PDF, numbers traced to data,
+overflow diagnosed, and one change in the data reaching cards, sheet and rulebook."""
+from __future__ import annotations
+
+import re
+
+import pdfplumber
+import pytest
+import yaml
+
+from cardforge.load import find_packs, load_game
+from cardforge.rules.fold import CELL, READING_ORDER, SHEET, TITLE_CELL, Cell, cell_origin, fold
+from cardforge.rules.source import render_source
+from tests.conftest import FIXTURES, REPO, make_project, run_cli
+
+SLUGS = [p.name for p in find_packs(REPO / "cards")]
+LETTER = (612.0, 792.0)
+
+
+def test_folding_leaves_the_title_cell_outermost_and_uses_every_face_once():
+    faces = fold()
+    assert len(faces) == 16 and len(set(faces)) == 16
+    assert faces[0] == TITLE_CELL == Cell("front", 0, 0)  # the cover
+    assert faces[-1] == Cell("front", 0, 1)  # the back cover, the title panel's other half
+    # every layer is one piece of paper: its two faces are front and back of the same spot
+    for up, down in zip(faces[0::2], faces[1::2]):
+        assert up.behind() == down
+    # inside the half fold, the two halves of the last panel face each other
+    assert {faces[7], faces[8]} == {Cell("front", 3, 0), Cell("front", 3, 1)}
+
+
+def test_reading_order_runs_panel_by_panel_across_each_fold():
+    assert READING_ORDER[0] == TITLE_CELL and len(set(READING_ORDER)) == 16
+    for a, b in zip(READING_ORDER, READING_ORDER[1:]):
+        if a.side == b.side:  # the next cell is beside it, or the first of the next panel down
+            assert (b.row, b.col) in {(a.row, a.col + 1), (a.row + 1, 0)}
+        else:  # turning the sheet over: from the last front cell to the first back cell
+            assert (a.row, a.col, b.row, b.col) == (3, 1, 0, 0)
+
+
+def cell_of(word, page_no: int):
+    """The cell whose box holds a word of the sheet (page 0 front, 1 back)."""
+    x0 = (LETTER[0] - SHEET[0]) / 2
+    y0 = (LETTER[1] - SHEET[1]) / 2
+    x, y = (word["x0"] + word["x1"]) / 2, LETTER[1] - (word["top"] + word["bottom"]) / 2
+    for cell in READING_ORDER:
+        cx, cy = cell_origin(cell, (x0, y0))
+        if cell.side == ("front", "back")[page_no] and cx <= x <= cx + CELL[0] and cy <= y <= cy + CELL[1]:
+            return cell
+    return None
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    root = make_project(tmp_path_factory.mktemp("rules"), *SLUGS)
+    assert run_cli("build", "--root", str(root)).exit_code == 0
+    return root
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_sheet_headings_appear_in_reading_order_and_title_on_the_cover(built, slug):
+    game, _ = load_game(built / "cards" / slug)
+    markdown, _ = render_source(game, "sheet")
+    headings = [re.sub(r"[*_{}]", "", h).strip() for h in re.findall(r"^##+ (.+)$", markdown, re.M)]
+    with pdfplumber.open(built / "output" / slug / "rules.pdf") as pdf:
+        assert len(pdf.pages) == 2
+        words = [(w, cell_of(w, n)) for n, page in enumerate(pdf.pages[:2]) for w in page.extract_words()]
+    title_words = [c for w, c in words if w["text"] == game.title.split()[0]]
+    assert title_words and title_words[0] == TITLE_CELL
+    text_by_cell: dict = {}
+    for w, c in words:
+        if c is not None:
+            text_by_cell.setdefault(c, []).append(w["text"])
+    order = {c: i for i, c in enumerate(READING_ORDER)}
+    flow = " ".join(" ".join(text_by_cell.get(c, [])) for c in READING_ORDER)
+    at = 0
+    for heading in headings:  # each heading is found after the one before it
+        found = flow.find(heading, at)
+        assert found >= 0, (heading, flow[at:at + 200])
+        at = found + len(heading)
+    assert order[TITLE_CELL] == 0
+
+
+def data_numbers(slug: str, root=REPO) -> set[str]:
+    """Every number written anywhere in a pack's data, and the counts derived from it."""
+    found: set[str] = set()
+    pack = root / "cards" / slug
+    for path in pack.glob("*.yaml"):
+        found |= set(re.findall(r"\d+", path.read_text()))
+    game, _ = load_game(pack)
+    found |= {str(game.total(t)) for t in game.card_types} | {str(game.total())}
+    found |= {str(len(game.cards_of(t))) for t in game.card_types}
+    return found
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("kind", ["sheet", "rulebook"])
+def test_every_number_in_the_rules_comes_from_the_data(slug, kind):
+    game, _ = load_game(REPO / "cards" / slug)
+    markdown, problems = render_source(game, kind)
+    assert markdown is not None, problems
+    prose = re.sub(r"^\s*\d+\.\s", "", markdown, flags=re.M)  # list numbering is the compiler's
+    numbers = set(re.findall(r"\d+", prose))
+    assert numbers - data_numbers(slug) == set()
+
+
+def test_every_glossary_term_is_in_the_rulebook(built):
+    for slug in SLUGS:
+        game, _ = load_game(built / "cards" / slug)
+        with pdfplumber.open(built / "output" / slug / "rulebook.pdf") as pdf:
+            text = " ".join(" ".join((p.extract_text() or "").split()) for p in pdf.pages)
+        for term in game.glossary:
+            assert f"{term}:" in text, (slug, term)
+
+
+def test_a_sheet_that_does_not_fit_is_diagnosed_and_not_written(tmp_path):
+    import shutil
+
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURES / "project", root)
+    pack = root / "cards/mini"
+    (pack / "sheet.md").write_text("## Rules\n\n" + ("Exhaust a spell, then pay mana to draw. " * 40 + "\n\n") * 12)
+    (pack / "rulebook.md").write_text("## Rules\n\nPlay.\n")
+    result = run_cli("build", "mini", "--root", str(root))
+    assert result.exit_code == 1
+    assert "error[rules-overflow]" in result.stderr and "cells of 3.125 x 2 in at 6 pt" in result.stderr
+    assert "sheet.md:1" in result.stderr
+    assert not (root / "output/mini/rules.pdf").exists() and not (root / "output/mini/deck.pdf").exists()
+
+
+def test_a_number_changed_in_the_data_changes_in_sheet_and_rulebook(tmp_path):
+    root = make_project(tmp_path, "through-the-gate")
+    path = root / "cards/through-the-gate/game.yaml"
+    data = yaml.safe_load(path.read_text())
+    assert data["numbers"]["start_hourglass"]["value"] == 5
+    text = path.read_text()
+    start = text.index("  start_hourglass:")
+    value_at = text.index("value: 5", start)
+    path.write_text(text[:value_at] + "value: 4" + text[value_at + len("value: 5"):])
+    assert run_cli("build", "through-the-gate", "--root", str(root)).exit_code == 0
+    for name in ("rules.pdf", "rulebook.pdf"):
+        with pdfplumber.open(root / "output/through-the-gate" / name) as pdf:
+            text = " ".join(" ".join((p.extract_text() or "").split()) for p in pdf.pages)
+        assert "Give each player 4" in text and "Give each player 5" not in text, name
