@@ -165,9 +165,17 @@ def _tts(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> 
     return export_tts(compiled.game, compiled.layouts, staging / "tts", final=staging.parent / "tts")
 
 
+def _reference(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+    from cardforge.rules.reference import render_reference
+
+    render_reference(compiled.game, staging / "reference.pdf", options.deck.paper)
+    return []
+
+
 def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:
     """The outputs a build writes, in order: (name, writer)."""
-    chosen: list[tuple[str, Writer]] = [("deck.pdf", _deck), ("rules.pdf", _rules_sheet), ("rulebook.pdf", _rulebook)]
+    chosen: list[tuple[str, Writer]] = [("deck.pdf", _deck), ("rules.pdf", _rules_sheet), ("rulebook.pdf", _rulebook),
+                                         ("reference.pdf", _reference)]
     if "print-shop" in options.exports:
         chosen.append(("print-shop", _print_shop))
     if "tts" in options.exports:

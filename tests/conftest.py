@@ -38,3 +38,15 @@ def ttg_build(tmp_path_factory) -> Project:
     result = run_cli("build", "through-the-gate", "--root", str(root))
     assert result.exit_code == 0, result.output
     return Project(root)
+
+
+@pytest.fixture(scope="session")
+def all_built(tmp_path_factory) -> Path:
+    """Every game pack of the repository built once (Letter) into a temporary project."""
+    from cardforge.load import find_packs
+
+    slugs = [p.name for p in find_packs(REPO / "cards")]
+    root = make_project(tmp_path_factory.mktemp("all"), *slugs)
+    result = run_cli("build", "--root", str(root))
+    assert result.exit_code == 0, result.output
+    return root

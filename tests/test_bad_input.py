@@ -52,14 +52,14 @@ def test_duplicate_key_loses_no_card_silently(tmp_path):
 def test_failed_build_leaves_previous_output_intact(tmp_path):
     root = make_project(tmp_path, "through-the-gate")
     assert run_cli("build", "through-the-gate", "--root", str(root)).exit_code == 0
-    deck = root / "output/through-the-gate/deck.pdf"
-    before = deck.read_bytes()
+    folder = root / "output/through-the-gate"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert sorted(before) == ["deck.pdf", "reference.pdf", "rulebook.pdf", "rules.pdf"]
     break_card(root, "name: Gloomy Forest", "name: [Gloomy Forest")
     result = run_cli("build", "through-the-gate", "--root", str(root))
     assert result.exit_code == 1
     assert "error[yaml-syntax]" in result.stderr
-    assert deck.read_bytes() == before
-    assert sorted(p.name for p in deck.parent.iterdir()) == ["deck.pdf"]
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # nothing lost, no staging left
 
 
 def test_unknown_game_is_a_diagnostic(tmp_path):

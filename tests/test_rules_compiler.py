@@ -50,19 +50,14 @@ def cell_of(word, page_no: int):
     return None
 
 
-@pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    root = make_project(tmp_path_factory.mktemp("rules"), *SLUGS)
-    assert run_cli("build", "--root", str(root)).exit_code == 0
-    return root
 
 
 @pytest.mark.parametrize("slug", SLUGS)
-def test_sheet_headings_appear_in_reading_order_and_title_on_the_cover(built, slug):
-    game, _ = load_game(built / "cards" / slug)
+def test_sheet_headings_appear_in_reading_order_and_title_on_the_cover(all_built, slug):
+    game, _ = load_game(all_built / "cards" / slug)
     markdown, _ = render_source(game, "sheet")
     headings = [re.sub(r"[*_{}]", "", h).strip() for h in re.findall(r"^##+ (.+)$", markdown, re.M)]
-    with pdfplumber.open(built / "output" / slug / "rules.pdf") as pdf:
+    with pdfplumber.open(all_built / "output" / slug / "rules.pdf") as pdf:
         assert len(pdf.pages) == 2
         words = [(w, cell_of(w, n)) for n, page in enumerate(pdf.pages[:2]) for w in page.extract_words()]
     title_words = [c for w, c in words if w["text"] == game.title.split()[0]]
@@ -104,10 +99,10 @@ def test_every_number_in_the_rules_comes_from_the_data(slug, kind):
     assert numbers - data_numbers(slug) == set()
 
 
-def test_every_glossary_term_is_in_the_rulebook(built):
+def test_every_glossary_term_is_in_the_rulebook(all_built):
     for slug in SLUGS:
-        game, _ = load_game(built / "cards" / slug)
-        with pdfplumber.open(built / "output" / slug / "rulebook.pdf") as pdf:
+        game, _ = load_game(all_built / "cards" / slug)
+        with pdfplumber.open(all_built / "output" / slug / "rulebook.pdf") as pdf:
             text = " ".join(" ".join((p.extract_text() or "").split()) for p in pdf.pages)
         for term in game.glossary:
             assert f"{term}:" in text, (slug, term)

@@ -16,16 +16,15 @@ from reportlab.platypus import (BaseDocTemplate, Frame, NextPageTemplate, PageBr
                                 Spacer)
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from cardforge.model import Card, Game
+from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
-from cardforge.rules.flow import Heading, IconImages, Styles, flowables, inline, PARSE
+from cardforge.rules.cards import card_entry
+from cardforge.rules.flow import Heading, IconImages, Styles, flowables
 from cardforge.rules.source import render_source
-from cardforge.templates import tally
 from cardforge.units import MM
 
 MARGIN = 20 * MM
-NOT_SHOWN = {"name", "type", "quantity", "text", "flavour", "source", "note", "provisional"}
 
 
 class _Book(BaseDocTemplate):
@@ -73,43 +72,6 @@ def _cover(game: Game, styles: Styles) -> list:
     return out
 
 
-def _card_line(card: Card, game: Game, icons: IconImages, styles: Styles) -> list:
-    size = styles.base
-    facts = []
-    for key, value in card.data.items():
-        if key in NOT_SHOWN or value in (None, "", [], {}):
-            continue
-        if isinstance(value, (dict, list)):
-            shown = inline([{"type": "text", "raw": _flat(value, game)}], icons, size)
-        else:
-            shown = inline([{"type": "text", "raw": str(value)}], icons, size)
-        mark = "*" if key in card.provisional else ""
-        facts.append(f"<i>{html.escape(key.replace('_', ' '))}</i> {shown}{mark}")
-    head = f"<b>{html.escape(card.name)}</b>" + (f" × {card.quantity}" if card.quantity > 1 else "")
-    out = [Paragraph(head + (" — " + "; ".join(facts) if facts else ""), styles.body)]
-    if card.data.get("text"):
-        text = inline([{"type": "text", "raw": str(card.data["text"]).replace("\n", " / ")}], icons, size)
-        out.append(Paragraph(text, styles.item))
-    return out
-
-
-def _flat(value, game: Game) -> str:
-    """A nested card field as one line of card markup: icon counts become icons, true flags their name."""
-    if isinstance(value, dict):
-        if value and all(k in game.icons and isinstance(v, int) and not isinstance(v, bool) for k, v in value.items()):
-            return tally(value)
-        parts = []
-        for k, v in value.items():
-            if v is True:
-                parts.append(str(k).replace("_", " "))
-            elif v not in (False, None, "", [], {}):
-                parts.append(f"{str(k).replace('_', ' ')} {_flat(v, game)}")
-        return ", ".join(parts)
-    if isinstance(value, list):
-        return ", ".join(_flat(v, game) for v in value)
-    return str(value)
-
-
 def _appendices(game: Game, styles: Styles, icons: IconImages, width: float) -> list:
     out: list = [PageBreak(), Heading("Glossary", styles.h1, 0, "Glossary")]
     for term, spec in sorted(game.glossary.items(), key=lambda kv: kv[0].lower()):
@@ -127,7 +89,7 @@ def _appendices(game: Game, styles: Styles, icons: IconImages, width: float) -> 
         out.append(Heading(f"{html.escape(card_type.label)} ({game.total(type_id)})", styles.h2, 1,
                            f"{card_type.label} ({game.total(type_id)})"))
         for card in cards:
-            out += _card_line(card, game, icons, styles)
+            out += card_entry(card, game, icons, styles)
     return out
 
 
@@ -154,4 +116,3 @@ def render_rulebook(game: Game, out: Path, paper: str = "letter") -> int:
         return doc.page
 
 
-__all__ = ["render_rulebook", "PARSE"]

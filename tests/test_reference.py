@@ -1,0 +1,67 @@
+"""reference.pdf: the helper sheet fits one page per player, the almanac lists every card
+once with its quantity, and the helper sheet's tables match the data."""
+from __future__ import annotations
+
+import re
+
+import pdfplumber
+import pytest
+
+from cardforge.load import find_packs, load_game
+from cardforge.rules.reference import helper_markdown
+from tests.conftest import REPO, make_project, run_cli
+
+SLUGS = [p.name for p in find_packs(REPO / "cards")]
+
+
+
+
+def pages_text(path, left_half=False):
+    with pdfplumber.open(path) as pdf:
+        pages = [p.crop((0, 0, p.width / 2, p.height)) if left_half else p for p in pdf.pages]
+        return [" ".join((p.extract_text() or "").split()) for p in pages]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_almanac_lists_every_card_once_with_its_quantity(all_built, slug):
+    game, _ = load_game(all_built / "cards" / slug)
+    pages = pages_text(all_built / "output" / slug / "reference.pdf")
+    start = next(i for i, t in enumerate(pages) if t.startswith("Card almanac"))
+    end = next(i for i, t in enumerate(pages) if t.startswith("Index"))
+    almanac = " ".join(pages[start:end])
+    for card in game.cards:
+        name = " ".join(card.name.split())
+        entry = re.compile(rf"(?<![\w']){re.escape(name)} × {card.quantity}(?!\d)")
+        assert len(entry.findall(almanac)) == 1, (slug, name, card.quantity)
+    index = " ".join(pages[end:])
+    for card in game.cards:
+        assert " ".join(card.name.split()) in index
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_helper_sheet_is_one_page_per_player_and_its_tables_match_the_data(all_built, slug):
+    game, _ = load_game(all_built / "cards" / slug)
+    pages = pages_text(all_built / "output" / slug / "reference.pdf")
+    left = pages_text(all_built / "output" / slug / "reference.pdf", left_half=True)
+    copies = game.meta["players"]["max"] if game.meta["players"]["max"] > 1 else 1
+    title = " ".join(f"{game.title} · helper sheet".split())
+    helper = [i for i, t in enumerate(left) if t.startswith(title)]
+    assert helper == list(range(copies))
+    page = pages[0]
+    words = set(page.replace(",", " ").replace(";", " ").split())
+    for phase in game.data.get("turn") or []:
+        assert phase["name"].split()[0] in page
+    markdown = helper_markdown(game)
+    for row in re.findall(r"^\| (.+) \|$", markdown, re.M):  # every word of every table cell is printed
+        for cell in row.split(" | "):
+            if set(cell) <= {"-", "|", " "}:
+                continue
+            for word in re.sub(r"\{[a-z0-9-]+\}|\*\*?|\\\|", " ", cell).replace(",", " ").replace(";", " ").split():
+                assert word in words or word in page, (slug, cell, word)
+
+
+def test_a4_reference(tmp_path):
+    root = make_project(tmp_path, "gate")
+    assert run_cli("build", "gate", "--paper", "a4", "--root", str(root)).exit_code == 0
+    with pdfplumber.open(root / "output/gate/reference.pdf") as pdf:
+        assert (round(pdf.pages[0].width), round(pdf.pages[0].height)) == (595, 842)
