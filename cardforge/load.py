@@ -10,12 +10,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import jsonschema
-
 from cardforge.diagnostics import Diagnostic, diag, has_errors
 from cardforge.model import Card, CardType, Game, Icon, Source
 from cardforge.schema import validate_game_file
-from cardforge.yamlsource import LineMap, YamlError, load_yaml
+from cardforge.yamlsource import YamlError, load_yaml
 
 GAME_FILE = "game.yaml"
 NOT_CARD_FILES = {GAME_FILE, "errata.yaml"}
@@ -143,6 +141,3 @@ def _duplicates(game: Game) -> list[Diagnostic]:
         else:
             seen[card.id] = card
     return problems
-
-
-__all__ = ["load_game", "find_packs", "display_path", "jsonschema", "LineMap"]

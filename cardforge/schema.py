@@ -10,7 +10,6 @@ import re
 from functools import lru_cache
 from typing import Any
 
-import jsonschema
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
@@ -75,6 +74,3 @@ def _game_schema_validator() -> Draft202012Validator:
 def validate_game_file(data: Any, source: Source) -> list[Diagnostic]:
     """Check a game.yaml document against cardforge's own schema of game packs."""
     return validate(data, _game_schema_validator(), source, code="pack-structure")
-
-
-__all__ = ["make_validator", "validate", "validate_game_file", "jsonschema"]

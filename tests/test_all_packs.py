@@ -11,7 +11,7 @@ from cardforge.build import Project, compile_game
 from cardforge.load import find_packs
 from cardforge.render.deck import DeckOptions, copies
 from cardforge.render.sheet import impose
-from tests.conftest import REPO, make_project, run_cli
+from tests.conftest import REPO, run_cli
 
 SLUGS = [p.name for p in find_packs(REPO / "cards")]
 

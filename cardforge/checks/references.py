@@ -30,7 +30,7 @@ from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.markup import TOKEN
 from cardforge.model import Game, Source
-from cardforge.suggest import closest, did_you_mean
+from cardforge.suggest import did_you_mean
 
 WORD = r"[A-Z][\w'’-]*"
 CONNECTOR = r"(?:of|the|by|in|on|de|du|la)"
@@ -128,6 +128,3 @@ def _declared(game: Game) -> list[Diagnostic]:
                                       file=source.file, line=source.line(*at), column=source.column(*at),
                                       hint=did_you_mean(str(item), targets), card=card_name))
     return found
-
-
-__all__ = ["check", "closest"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportlab.lib.colors import black, white
+from reportlab.lib.colors import black
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.render import fonts
@@ -162,11 +162,3 @@ def scale_check(canvas: Canvas, sheet: Sheet, label: str) -> None:
     c.rotate(90)
     c.drawCentredString(0, 0, label)
     c.restoreState()
-
-
-def blank_slot(canvas: Canvas, x: float, y: float, size: tuple[float, float]) -> None:
-    """Paint an unused slot white (nothing to cut)."""
-    canvas.saveState()
-    canvas.setFillColor(white)
-    canvas.rect(x, y, size[0], size[1], stroke=0, fill=1)
-    canvas.restoreState()

@@ -190,3 +190,13 @@ def _table(tok: dict, styles: Styles, icons: IconImages, width: float) -> Table:
 
 def _plain_cell(p: Paragraph) -> str:
     return re.sub(r"<[^>]+>", "", p.text)
+
+
+def page_footer(canvas, page_width: float, margin: float, label: str, page: int, size: float = 8) -> None:
+    """A document page's footer: ``label`` at the left, the page number at the right."""
+    canvas.saveState()
+    canvas.setFont(fonts.pdf_name("sans"), size)
+    canvas.setFillColor(colors.HexColor("#616161"))
+    canvas.drawString(margin, margin / 2, label)
+    canvas.drawRightString(page_width - margin, margin / 2, str(page))
+    canvas.restoreState()

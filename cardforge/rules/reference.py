@@ -23,14 +23,14 @@ from reportlab.graphics.charts.barcharts import VerticalBarChart
 from reportlab.graphics.charts.legends import Legend
 from reportlab.graphics.shapes import Drawing, String
 from reportlab.lib import colors
-from reportlab.platypus import (BaseDocTemplate, Frame, FrameBreak, KeepTogether, NextPageTemplate, PageBreak,
+from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, NextPageTemplate, PageBreak,
                                 PageTemplate, Paragraph, Spacer)
 
 from cardforge.model import Card, Game
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.rules.cards import card_entry
-from cardforge.rules.flow import Heading, IconImages, Styles, flowables
+from cardforge.rules.flow import Heading, IconImages, Styles, flowables, page_footer
 from cardforge.rules.source import Macros
 from cardforge.units import MM
 
@@ -159,12 +159,7 @@ class _Doc(BaseDocTemplate):
             self.index.append((name, self.page))
 
     def _footer(self, canvas, doc) -> None:
-        canvas.saveState()
-        canvas.setFont(fonts.pdf_name("sans"), 7)
-        canvas.setFillColor(colors.HexColor("#616161"))
-        canvas.drawString(MARGIN, MARGIN / 2, f"{self.game.title} · reference")
-        canvas.drawRightString(self.pagesize[0] - MARGIN, MARGIN / 2, str(doc.page))
-        canvas.restoreState()
+        page_footer(canvas, self.pagesize[0], MARGIN, f"{self.game.title} · reference", doc.page, size=7)
 
 
 def _helper_story(game: Game, size: float, icons: IconImages, width: float) -> list:
@@ -229,6 +224,3 @@ def render_reference(game: Game, out: Path, paper: str = "letter") -> dict:
         doc = _Doc(str(out), size, game)
         doc.build(story(first.index))
         return {"helper_size": helper_size, "helper_copies": copies, "pages": doc.page}
-
-
-__all__ = ["render_reference", "helper_markdown", "FrameBreak"]

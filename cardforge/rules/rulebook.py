@@ -11,7 +11,6 @@ import html
 import tempfile
 from pathlib import Path
 
-from reportlab.lib import colors
 from reportlab.platypus import (BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate, Paragraph,
                                 Spacer)
 from reportlab.platypus.tableofcontents import TableOfContents
@@ -20,7 +19,7 @@ from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.rules.cards import card_entry
-from cardforge.rules.flow import Heading, IconImages, Styles, flowables
+from cardforge.rules.flow import Heading, IconImages, Styles, flowables, page_footer
 from cardforge.rules.source import render_source
 from cardforge.units import MM
 
@@ -44,12 +43,7 @@ class _Book(BaseDocTemplate):
             self.notify("TOCEntry", (flowable.toc_level, flowable.toc_text, self.page, key))
 
     def _footer(self, canvas, doc) -> None:
-        canvas.saveState()
-        canvas.setFont(fonts.pdf_name("sans"), 8)
-        canvas.setFillColor(colors.HexColor("#616161"))
-        canvas.drawString(MARGIN, MARGIN / 2, f"{self.game.title} · rulebook")
-        canvas.drawRightString(self.pagesize[0] - MARGIN, MARGIN / 2, str(doc.page))
-        canvas.restoreState()
+        page_footer(canvas, self.pagesize[0], MARGIN, f"{self.game.title} · rulebook", doc.page)
 
 
 def _cover(game: Game, styles: Styles) -> list:

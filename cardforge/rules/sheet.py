@@ -23,7 +23,7 @@ from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.rules.flow import IconImages, Styles, flowables
-from cardforge.rules.fold import CELL, COLS, READING_ORDER, ROWS, SHEET, Cell, cell_origin
+from cardforge.rules.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
 from cardforge.rules.source import render_source, source_path
 from cardforge.units import INCH, MM
 
@@ -187,6 +187,3 @@ def render_sheet(game: Game, out: Path, paper: str = "letter") -> SheetFit:
     with tempfile.TemporaryDirectory() as tmp:
         _build(game, markdown, fit.size, size_pt, str(out), Path(tmp))
     return fit
-
-
-__all__ = ["fit_sheet", "check_sheet", "render_sheet", "Cell", "COLS"]
