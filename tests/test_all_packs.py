@@ -65,3 +65,17 @@ def test_each_card_is_printed_in_its_slot(all_built, slug):
     for page in reader.pages:
         for font in page["/Resources"].get("/Font", {}).values():
             assert "/FontFile2" in font.get_object()["/FontDescriptor"].get_object()
+
+
+@pytest.mark.parametrize("name", ["deck.pdf", "rules.pdf", "rulebook.pdf", "reference.pdf"])
+def test_every_pdf_embeds_its_fonts(all_built, name):
+    for slug in SLUGS:
+        reader = PdfReader(all_built / "output" / slug / name)
+        seen = 0
+        for page in reader.pages:
+            for font in page["/Resources"].get("/Font", {}).values():
+                font = font.get_object()
+                seen += 1
+                descriptor = font.get("/FontDescriptor")
+                assert descriptor is not None and "/FontFile2" in descriptor.get_object(), (slug, name, font["/BaseFont"])
+        assert seen, (slug, name)

@@ -58,3 +58,14 @@ def styled(face: str, bold: bool, italic: bool) -> str:
 def width(text: str, face: str, size: float) -> float:
     """Advance width of ``text`` in ``face`` at ``size`` pt, in pt."""
     return pdfmetrics.stringWidth(text, pdf_name(face), size)
+
+
+@lru_cache(maxsize=None)
+def register_families() -> None:
+    """Tell ReportLab which face is the bold and italic of each family (for <b> and <i>)."""
+    from reportlab.lib.fonts import addMapping
+
+    for family, (regular, bold, italic, bold_italic) in FAMILIES.items():
+        base = pdf_name(regular)
+        for is_bold, is_italic, face in ((0, 0, regular), (1, 0, bold), (0, 1, italic), (1, 1, bold_italic)):
+            addMapping(base, is_bold, is_italic, pdf_name(face))

@@ -38,9 +38,9 @@ class Styles:
         s = self.base
         sans, bold, italic = fonts.pdf_name("sans"), fonts.pdf_name("sans-bold"), fonts.pdf_name("sans-italic")
         serif = fonts.pdf_name("serif-bold")
-        fonts.pdf_name("condensed")
+        fonts.register_families()
         self.body = ParagraphStyle("body", fontName=sans, fontSize=s, leading=s * 1.25, textColor=INK,
-                                   spaceAfter=s * 0.45)
+                                   spaceAfter=s * 0.45, bulletFontName=sans)
         self.h1 = ParagraphStyle("h1", fontName=serif, fontSize=s * 1.8, leading=s * 2.1, textColor=ACCENT,
                                  spaceBefore=s * 0.8, spaceAfter=s * 0.5, keepWithNext=1)
         self.h2 = ParagraphStyle("h2", fontName=serif, fontSize=s * 1.3, leading=s * 1.55, textColor=ACCENT,
@@ -181,6 +181,7 @@ def _table(tok: dict, styles: Styles, icons: IconImages, width: float) -> Table:
         ("LINEBELOW", (0, 0), (-1, 0), 0.6, ACCENT),
         ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#bdbdbd")),
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("FONTNAME", (0, 0), (-1, -1), styles.cell.fontName),  # empty cells too: no base-14 font
         ("LEFTPADDING", (0, 0), (-1, -1), pad), ("RIGHTPADDING", (0, 0), (-1, -1), pad),
         ("TOPPADDING", (0, 0), (-1, -1), pad * 0.6), ("BOTTOMPADDING", (0, 0), (-1, -1), pad * 0.6),
     ]))

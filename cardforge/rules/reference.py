@@ -102,6 +102,7 @@ def chart(game: Game, spec: dict, width: float) -> Drawing:
     xs.sort(key=lambda v: (order.index(v) if order and v in order else len(order or []), isinstance(v, str), v))
     height = 62 * MM
     d = Drawing(width, height)
+    d.initialFontName = fonts.pdf_name("sans")  # the renderer's starting font: no base-14 font in the PDF
     bc = VerticalBarChart()
     bc.x, bc.y, bc.width, bc.height = 12 * MM, 12 * MM, width - 50 * MM, height - 22 * MM
     bc.data = [[counts.get((x, s), 0) for x in xs] for s in stacks]

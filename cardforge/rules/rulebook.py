@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 from reportlab.platypus import (BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate, Paragraph,
-                                Spacer)
+                                Spacer, TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from cardforge.model import Game
@@ -97,6 +97,8 @@ def render_rulebook(game: Game, out: Path, paper: str = "letter") -> int:
     styles = Styles(10)
     width = size[0] - 2 * MARGIN
     toc = TableOfContents()
+    toc.tableStyle = TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                 ("FONTNAME", (0, 0), (-1, -1), fonts.pdf_name("sans"))])
     toc.levelStyles = [styles.body.clone("toc0", fontName=fonts.pdf_name("sans-bold")),
                        styles.body.clone("toc1", leftIndent=12)]
     with tempfile.TemporaryDirectory() as tmp:
