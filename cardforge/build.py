@@ -92,7 +92,8 @@ def compile_game(pack: Path, project: Project) -> Compiled:
     layouts, layout_problems = load_layouts(game, project.layouts)
     problems += layout_problems
     problems += run_checks(game, layouts)
-    return Compiled(game, layouts, accept_findings(game, problems))
+    unique = list(dict.fromkeys(problems))  # a layout shared by several types reports its problem once
+    return Compiled(game, layouts, accept_findings(game, unique))
 
 
 @dataclass

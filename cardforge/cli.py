@@ -99,9 +99,9 @@ def build(
 ) -> None:
     """Check each game pack and write its printable files to output/<game>/.
 
-    deck.pdf always (cards imposed on Letter or A4 with crop marks, a 50 mm scale check and
-    duplex backs); print-shop/ and tts/ with --export. The checks run first: a game with
-    errors is not built (its previous output is left as it was) unless --force is given.
+    Always: deck.pdf (cards imposed on Letter or A4 with crop marks, a 50 mm scale check and duplex backs), rules.pdf (the accordion rules sheet), rulebook.pdf and reference.pdf (helper sheets and card almanac). With --export: print-shop/ and tts/.
+
+    The checks run first: a game with errors is not built (its previous output is left as it was) unless --force is given.
     """
     project = Project(root.resolve())
     packs, problems = project.packs(games)
@@ -190,9 +190,7 @@ def check(
 ) -> None:
     """Validate and cross-check game packs without writing anything.
 
-    Every card against its type's JSON Schema, then the consistency checks (references,
-    counts, icons, glossary, text fit, the pack's declarative rules). Prints diagnostics as
-    file:line:col: severity[code]: message.
+    Every card against its type's JSON Schema, then the consistency checks (references, counts, icons, glossary, text fit, the pack's declarative rules, the rules sources). Prints diagnostics as file:line:col: severity[code]: message; `cardforge codes` lists the codes.
     """
     project = Project(root.resolve())
     packs, problems = project.packs(games)
