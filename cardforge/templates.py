@@ -6,10 +6,15 @@ card text: ``tally`` (an icon count mapping as icon tokens) and ``roman``.
 """
 from __future__ import annotations
 
+import hashlib
+import os
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
-from jinja2 import StrictUndefined, Undefined
+import jinja2
+from jinja2 import BaseLoader, FileSystemBytecodeCache, StrictUndefined, Undefined
+from jinja2.environment import TemplateExpression
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 
@@ -45,9 +50,37 @@ def roman(n: int) -> str:
     return "".join(out)
 
 
+class _SourceLoader(BaseLoader):
+    """Templates named by a digest of their source, so compiled code can be cached on disk."""
+
+    def __init__(self) -> None:
+        self.sources: dict[str, str] = {}
+
+    def name(self, source: str) -> str:
+        name = "t" + hashlib.sha1(source.encode("utf-8")).hexdigest()
+        self.sources[name] = source
+        return name
+
+    def get_source(self, environment, template):
+        return self.sources[template], None, lambda: True
+
+
+def _bytecode_cache(kind: str) -> FileSystemBytecodeCache | None:
+    """A disk cache of compiled templates (``$XDG_CACHE_HOME/cardforge``), or None if unwritable."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardforge" / f"jinja-{jinja2.__version__}-{kind}"
+    try:
+        base.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return FileSystemBytecodeCache(str(base)) if os.access(base, os.W_OK) else None
+
+
 def environment(strict: bool = False) -> ImmutableSandboxedEnvironment:
+    """The sandboxed environment; ``strict`` makes an undefined name an error."""
     env = ImmutableSandboxedEnvironment(undefined=StrictUndefined if strict else Undefined,
-                                        autoescape=False, keep_trailing_newline=False)
+                                        autoescape=False, keep_trailing_newline=False,
+                                        loader=_SourceLoader(), cache_size=2000,
+                                        bytecode_cache=_bytecode_cache("strict" if strict else "lenient"))
     env.filters["tally"] = tally
     env.filters["roman"] = roman
     return env
@@ -56,16 +89,19 @@ def environment(strict: bool = False) -> ImmutableSandboxedEnvironment:
 ENV = environment()
 
 
-@lru_cache(maxsize=2048)
 def template(source: str):
-    """A compiled template (cached). Raises ``jinja2.TemplateSyntaxError``."""
-    return ENV.from_string(source)
+    """A compiled template (cached in memory and on disk). Raises ``jinja2.TemplateSyntaxError``."""
+    return ENV.get_template(ENV.loader.name(source))
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=4096)
 def expression(source: str):
-    """A compiled expression (cached). Raises ``jinja2.TemplateSyntaxError``."""
-    return ENV.compile_expression(source, undefined_to_none=False)
+    """A compiled expression returning a Python value (cached in memory and on disk).
+
+    Raises ``jinja2.TemplateSyntaxError``.
+    """
+    ENV.parse("{{ " + source + " }}")  # reject anything that is not one expression
+    return TemplateExpression(template("{% set result = (" + source + ") %}"), False)
 
 
 def render(source: str, context: dict[str, Any]) -> str:

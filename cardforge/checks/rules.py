@@ -34,13 +34,17 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     found = []
     src = game.source
     views = [(card, card_view(card)) for card in game.cards]
+    selections: dict[str, list] = {}  # rules often share a `where`: select once per expression
     for n, rule in enumerate(game.rules):
         rule_id = rule.get("id", f"#{n + 1}")
         where = dict(file=src.file, line=src.line("rules", n))
         severity = Severity[rule["severity"].upper()] if rule.get("severity") else None
         try:
-            select = expression(rule["where"]) if rule.get("where") else None
-            selected = [(c, v) for c, v in views if select is None or select(card=v, game=game.data)]
+            where_expr = rule.get("where") or ""
+            if where_expr not in selections:
+                select = expression(where_expr) if where_expr else None
+                selections[where_expr] = [(c, v) for c, v in views if select is None or select(card=v, game=game.data)]
+            selected = selections[where_expr]
             if "assert" in rule:
                 test = expression(rule["assert"])
                 failing = [c for c, v in selected if not test(card=v, game=game.data)]

@@ -36,6 +36,12 @@ from cardforge.model import Game
 from cardforge.templates import environment
 
 SOURCES = {"rulebook": "rulebook.md", "sheet": "sheet.md"}
+STRICT = environment(strict=True)
+
+
+def strict_template(source: str):
+    """A compiled template of the strict sandbox (an undefined name is an error), cached."""
+    return STRICT.get_template(STRICT.loader.name(source))
 
 
 def _md_cell(value: Any) -> str:
@@ -48,14 +54,12 @@ class Macros:
     def __init__(self, game: Game):
         self.game = game
         self.data = game.data
-        self.env = environment(strict=True)
-
     def _t(self, text: Any) -> str:
         """Render a data string that may use the macros itself."""
         text = str(text)
         if "{{" not in text and "{%" not in text:
             return text
-        return self.env.from_string(text).render(self.context())
+        return strict_template(text).render(self.context())
 
     def n(self, name: str) -> Any:
         value = (self.data.get("numbers") or {})[name]
@@ -132,9 +136,8 @@ def render_source(game: Game, kind: str) -> tuple[str | None, list[Diagnostic]]:
     if not path.is_file():
         return None, [diag("rules-missing", f"{game.slug} has no {SOURCES[kind]}", file=name,
                            hint=f"write the {kind} as Markdown with jinja2 in {name}")]
-    env = environment(strict=True)
     try:
-        template = env.from_string(path.read_text(encoding="utf-8"))
+        template = strict_template(path.read_text(encoding="utf-8"))
         return template.render(Macros(game).context()), []
     except TemplateSyntaxError as exc:
         return None, [diag("rules-template", exc.message or str(exc), file=name, line=exc.lineno or 0)]
