@@ -17,6 +17,7 @@ from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.markup import TOKEN
 from cardforge.model import Game
+from cardforge.rules.source import SOURCES, render_source
 
 WORDS = re.compile(r"[A-Za-z][a-z'’-]{4,}")
 NEAR = 88.0
@@ -63,10 +64,10 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     if layouts is not None:  # words a layout prints on every card of a type ("[Seeking ...]")
         faces = [f for lay in layouts.by_type.values() for f in (lay.front, lay.back) if f] + list(layouts.backs.values())
         corpus_parts += [el.template for face in faces for el in face.elements if el.template]
-    for source in ("rulebook.md", "sheet.md"):  # the rules use terms too
-        path = game.root / source
-        if path.is_file():
-            corpus_parts.append(path.read_text(encoding="utf-8"))
+    for kind in SOURCES:  # the rules use terms too, with the data they render (setup, turn, tables)
+        rendered, _ = render_source(game, kind)
+        if rendered:
+            corpus_parts.append(rendered)
     corpus = "\n".join(corpus_parts).lower()
     src = game.source
     for term, spec in glossary.items():
