@@ -217,7 +217,12 @@ def build_game(compiled: Compiled, project: Project, options: BuildOptions = Bui
     except (ImpositionError, IconError, OSError) as exc:
         shutil.rmtree(staging, ignore_errors=True)
         code = "write-failed" if isinstance(exc, OSError) else ("icon-file" if isinstance(exc, IconError) else "layout-invalid")
-        problems.append(diag(code, f"{slug}: {exc}"))
+        where = {}
+        if isinstance(exc, IconError):  # place it on the icon's line in game.yaml
+            name = next((n for n, icon in game.icons.items() if icon.svg == exc.svg), None)
+            if name:
+                where = dict(file=game.source.file, line=game.source.line("icons", name, "svg"))
+        problems.append(diag(code, f"{slug}: {exc}", **where))
         return BuildResult(slug, [], [d for d in problems if d.code != "build-forced"])
     written = []
     for produced in sorted(staging.iterdir()):

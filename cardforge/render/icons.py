@@ -23,7 +23,11 @@ RASTER_PX = 256  # an icon is printed at most ~12 mm wide: 256 px is > 500 dpi t
 
 
 class IconError(Exception):
-    """An icon whose SVG file is missing or cannot be rasterised."""
+    """An icon whose SVG file is missing or cannot be rasterised; ``svg`` is its path."""
+
+    def __init__(self, message: str, svg: Path):
+        super().__init__(message)
+        self.svg = svg
 
 
 @lru_cache(maxsize=512)
@@ -35,12 +39,12 @@ def rasterise(svg: Path, color: str, px: int = RASTER_PX) -> bytes:
     try:
         text = svg.read_text(encoding="utf-8")
     except OSError as exc:
-        raise IconError(f"icon file {svg} cannot be read: {exc.strerror}") from None
+        raise IconError(f"icon file {svg} cannot be read: {exc.strerror}", svg) from None
     text = text.replace("currentColor", color)
     try:
         return cairosvg.svg2png(bytestring=text.encode("utf-8"), output_width=px, output_height=px)
     except Exception as exc:  # cairosvg raises many parser exception types
-        raise IconError(f"icon file {svg} cannot be drawn: {exc}") from None
+        raise IconError(f"icon file {svg} cannot be drawn: {exc}", svg) from None
 
 
 class IconStamp:
