@@ -82,7 +82,15 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[Any, LineMap]:
     ``display`` is the file name used in diagnostics (default: ``str(path)``).
     """
     name = display or str(path)
-    text = path.read_text(encoding="utf-8")
+    raw = path.read_bytes()
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[:exc.start].count(b"\n") + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise YamlError([diag("yaml-syntax", f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be read",
+                              file=name, line=line, column=column,
+                              hint="save the file as UTF-8")]) from None
     loader = Loader(text)
     try:
         node = loader.get_single_node()

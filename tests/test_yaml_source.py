@@ -39,3 +39,12 @@ def test_syntax_error_has_a_line(tmp_path):
 def test_arbitrary_tags_are_refused(tmp_path):
     with pytest.raises(YamlError):
         load_yaml(write(tmp_path, "x: !!python/object/apply:os.system ['true']\n"))
+
+
+def test_a_file_that_is_not_utf8_is_a_diagnostic_with_its_line(tmp_path):
+    path = tmp_path / "cards.yaml"
+    path.write_bytes(b"cards:\n  - name: \"\xff\"\n")
+    with pytest.raises(YamlError) as info:
+        load_yaml(path)
+    (d,) = info.value.diagnostics
+    assert (d.code, d.line, d.column) == ("yaml-syntax", 2, 12)

@@ -141,6 +141,9 @@ def render_source(game: Game, kind: str) -> tuple[str | None, list[Diagnostic]]:
         return template.render(Macros(game).context()), []
     except TemplateSyntaxError as exc:
         return None, [diag("rules-template", exc.message or str(exc), file=name, line=exc.lineno or 0)]
+    except UnicodeDecodeError as exc:
+        return None, [diag("rules-template", f"not UTF-8 text: {exc.reason}", file=name,
+                           hint="save the file as UTF-8")]
     except (TemplateError, KeyError, TypeError, ValueError) as exc:
         line = _template_line(exc)
         return None, [diag("rules-template", f"{type(exc).__name__}: {exc}", file=name, line=line)]
