@@ -18,7 +18,7 @@ from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
 from cardforge.render import card as card_render
 from cardforge.render import fonts
-from cardforge.render.deck import _back_context, back_face
+from cardforge.render.deck import back_context, back_face
 from cardforge.render.icons import IconStamp
 
 
@@ -32,7 +32,7 @@ def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed
         w, h = layout.size
         page = (w + 2 * b, h + 2 * b)
         for face, ctx in ((layout.front, card_render.context(card, game)),
-                          (back_face(card, game, layouts), _back_context(card, game))):
+                          (back_face(card, game, layouts), back_context(card, game))):
             canvas.setPageSize(page)
             canvas.setBleedBox((0, 0, page[0], page[1]))
             canvas.setTrimBox((b, b, b + w, b + h))

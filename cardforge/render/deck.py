@@ -54,7 +54,8 @@ def back_face(card: Card, game: Game, layouts: LayoutSet) -> Face:
     return layouts.backs[back_id]
 
 
-def _back_context(card: Card, game: Game) -> dict:
+def back_context(card: Card, game: Game) -> dict:
+    """What back templates see: the card's context plus ``back``, its game.yaml back entry."""
     ctx = card_render.context(card, game)
     back_id = game.card_types[card.type].back
     ctx["back"] = game.backs.get(back_id, {})
@@ -111,7 +112,7 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
             face, ctx = layout.front, card_render.context(card, game)
         else:
             x, y = sheet.back_slot(i, options.flip, options.shift)
-            face, ctx = back_face(card, game, layouts), _back_context(card, game)
+            face, ctx = back_face(card, game, layouts), back_context(card, game)
         card_render.draw_face(canvas, face, ctx, game, x, y, layout.size, stamp, bleed=bleed,
                               shape=layout.shape, ink_saver=options.ink_saver)
         if front and (options.cut_guides or layout.shape == "circle"):
