@@ -129,7 +129,18 @@ class RenderError(Exception):
 
 
 def _deck(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
-    return render_deck(compiled.game, compiled.layouts, staging / "deck.pdf", options.deck, progress=progress)
+    from cardforge.render.deck import sheet_notes
+
+    render_deck(compiled.game, compiled.layouts, staging / "deck.pdf", options.deck, progress=progress)
+    return sheet_notes(compiled.game, compiled.layouts, options.deck)
+
+
+def _one_sided(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+    from dataclasses import replace
+
+    for sides in ("fronts", "backs"):
+        render_deck(compiled.game, compiled.layouts, staging / f"deck-{sides}.pdf", replace(options.deck, sides=sides))
+    return []
 
 
 def _rules_sheet(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
@@ -181,6 +192,8 @@ def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:
         chosen.append(("print-shop", _print_shop))
     if "tts" in options.exports:
         chosen.append(("tts", _tts))
+    if "one-sided" in options.exports:
+        chosen.append(("deck-fronts.pdf, deck-backs.pdf", _one_sided))
     return chosen
 
 

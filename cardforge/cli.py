@@ -70,6 +70,12 @@ class Orientation(str, enum.Enum):
 class Export(str, enum.Enum):
     print_shop = "print-shop"
     tts = "tts"
+    one_sided = "one-sided"
+
+
+class Fit(str, enum.Enum):
+    cards = "cards"
+    marks = "marks"
 
 
 def _shift(value: str | None) -> tuple[float, float]:
@@ -88,11 +94,12 @@ def build(
     paper: Annotated[Paper, typer.Option(help="Paper size the sheets are imposed on.")] = Paper.letter,
     orientation: Annotated[Orientation, typer.Option(help="Sheet orientation; auto picks the one holding more cards.")] = Orientation.auto,
     flip: Annotated[Flip, typer.Option(help="Duplex edge your printer turns the sheet on: backs are mirrored to match.")] = Flip.long,
-    gutter: Annotated[float, typer.Option(help="Gap between cards in mm (0: butted; bleed shows in up to half of it).", min=0, max=20)] = 0.0,
+    gutter: Annotated[Optional[float], typer.Option(help="Gap between cards in mm (0: butted; bleed shows in up to half of it). Default: chosen per sheet, as wide as the paper allows up to twice the bleed.", min=0, max=20, show_default=False)] = None,
+    fit: Annotated[Fit, typer.Option(help="cards: the most cards a sheet (3 x 3 poker on Letter and A4); marks: full bleed between cards and crop marks clear of it, fewer cards where the paper is tight.")] = Fit.cards,
     duplex_shift: Annotated[Optional[str], typer.Option("--duplex-shift", help="DX,DY in mm: move every back to correct your printer's offset (measure it with `cardforge registration`).")] = None,
     ink_saver: Annotated[bool, typer.Option("--ink-saver", help="No full-bleed backgrounds; frames as thin lines.")] = False,
     cut_guides: Annotated[bool, typer.Option("--cut-guides", help="Thin rounded-corner cut lines on every card.")] = False,
-    export: Annotated[Optional[list[Export]], typer.Option("--export", help="Also write print-shop PNGs (one per face, with bleed) and/or Tabletop Simulator sheets. Repeatable.")] = None,
+    export: Annotated[Optional[list[Export]], typer.Option("--export", help="Also write print-shop PNGs (one per face, with bleed), Tabletop Simulator objects, and/or one-sided deck-fronts.pdf + deck-backs.pdf for printers without duplex. Repeatable.")] = None,
     dpi: Annotated[int, typer.Option(help="Resolution of print-shop PNGs: 300 or 600.", min=72, max=1200)] = 300,
     force: Annotated[bool, typer.Option("--force", help="Build even when the checks find errors (loudly).")] = False,
     root: Root = Path("."),
@@ -105,7 +112,8 @@ def build(
     """
     project = Project(root.resolve())
     packs, problems = project.packs(games)
-    deck = DeckOptions(paper=paper.value, orientation=orientation.value, flip=flip.value, gutter=gutter * MM,
+    deck = DeckOptions(paper=paper.value, orientation=orientation.value, flip=flip.value,
+                       gutter=None if gutter is None else gutter * MM, fit=fit.value,
                        shift=_shift(duplex_shift), ink_saver=ink_saver, cut_guides=cut_guides)
     options = BuildOptions(deck=deck, exports=frozenset(e.value for e in export or []), dpi=dpi)
     failed = bool(problems)

@@ -82,6 +82,7 @@ CODES: dict[str, Code] = _codes(
     Code("rules-template", "rules-compiler", E, "a rules source does not render (jinja2 syntax or data error)"),
     Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size"),
     # build
+    Code("sheet-tight", "build", W, "a card size leaves too little paper for printable crop marks or bleed between cards"),
     Code("build-forced", "build", W, "the build went on despite errors because of --force"),
     Code("write-failed", "build", E, "an output file could not be written"),
 )

@@ -50,3 +50,15 @@ def all_built(tmp_path_factory) -> Path:
     result = run_cli("build", "--root", str(root))
     assert result.exit_code == 0, result.output
     return root
+
+
+@pytest.fixture(scope="session")
+def a4_built(tmp_path_factory) -> Path:
+    """Every game pack of the repository built once on A4 into a temporary project."""
+    from cardforge.load import find_packs
+
+    slugs = [p.name for p in find_packs(REPO / "cards")]
+    root = make_project(tmp_path_factory.mktemp("a4"), *slugs)
+    result = run_cli("build", "--root", str(root), "--paper", "a4")
+    assert result.exit_code == 0, result.output
+    return root

@@ -43,12 +43,13 @@ def test_each_card_is_printed_in_its_slot(all_built, slug):
     game, layouts = compiled.game, compiled.layouts
     groups: dict = {}
     for card in copies(game):
-        groups.setdefault((layouts.by_type[card.type].size, layouts.by_type[card.type].shape), []).append(card)
+        layout = layouts.by_type[card.type]
+        groups.setdefault((layout.size, layout.shape, layout.bleed), []).append(card)
     path = built.output / slug / "deck.pdf"
     with pdfplumber.open(path) as pdf:
         page_no = 0
-        for (size, _shape), cards in groups.items():
-            sheet = impose(DeckOptions().paper, size)
+        for (size, shape, bleed), cards in groups.items():
+            sheet = impose(DeckOptions().paper, size, bleed=bleed, shape=shape)
             for start in range(0, len(cards), sheet.per_sheet):
                 front = pdf.pages[page_no]
                 assert (front.width, front.height) == pytest.approx((612, 792), abs=0.01)

@@ -8,6 +8,7 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
+from cardforge.render.sheet import impose
 from tests.conftest import REPO, make_project, run_cli
 
 MM = 72 / 25.4
@@ -29,13 +30,12 @@ def physical(cards):
 
 
 def slot_box(i: int, paper=LETTER, mirrored=False):
-    """pdfplumber bbox (x0, top, x1, bottom) of slot i of a 3 x 3 grid centred on the page."""
-    col, row = i % 3, i // 3
-    if mirrored:
-        col = 2 - col
-    x0 = (paper[0] - 3 * CARD_W) / 2 + col * CARD_W
-    top = (paper[1] - 3 * CARD_H) / 2 + row * CARD_H
-    return x0, top, x0 + CARD_W, top + CARD_H
+    """pdfplumber bbox (x0, top, x1, bottom) of slot i of the 3 x 3 poker grid on the page."""
+    sheet = impose("letter" if paper == LETTER else "a4", (CARD_W, CARD_H))
+    assert (sheet.cols, sheet.rows) == (3, 3)
+    x, y = sheet.back_slot(i) if mirrored else sheet.slot(i)
+    top = paper[1] - y - CARD_H
+    return x, top, x + CARD_W, top + CARD_H
 
 
 def name_in(page, box, band=(4.5, 15.5)) -> str:
@@ -73,18 +73,21 @@ def test_every_card_name_on_its_slot_as_often_as_its_quantity(deck):
 
 def test_crop_marks_sit_on_the_trim_edges_outside_the_grid(deck):
     page = deck.pages[0]
-    grid_x0 = (LETTER[0] - 3 * CARD_W) / 2
-    grid_top = (LETTER[1] - 3 * CARD_H) / 2
-    expected_x = [grid_x0 + k * CARD_W for k in range(4)]
-    expected_y = [grid_top + k * CARD_H for k in range(4)]
+    sheet = impose("letter", (CARD_W, CARD_H))
+    gx, gy, gw, gh = sheet.grid
+    grid_x0, grid_top = gx, LETTER[1] - gy - gh
+    xs, ys = sheet.cut_lines()
+    expected_x = xs
+    expected_y = sorted(LETTER[1] - y for y in ys)
+    assert len(expected_x) == 6 and len(expected_y) == 4  # gutters between columns, rows butted on Letter
     thin = [ln for ln in page.lines if ln["linewidth"] <= 0.3]
     vertical = sorted({round(ln["x0"], 2) for ln in thin if abs(ln["x0"] - ln["x1"]) < 0.01})
     horizontal = sorted({round(ln["top"], 2) for ln in thin if abs(ln["top"] - ln["bottom"]) < 0.01})
     assert vertical == pytest.approx(expected_x, abs=0.01)
     assert horizontal == pytest.approx(expected_y, abs=0.01)
-    grid_bottom = grid_top + 3 * CARD_H
+    grid_bottom = grid_top + gh
     for ln in thin:  # no mark enters the card grid
-        inside_x = grid_x0 + 0.01 < (ln["x0"] + ln["x1"]) / 2 < grid_x0 + 3 * CARD_W - 0.01
+        inside_x = grid_x0 + 0.01 < (ln["x0"] + ln["x1"]) / 2 < grid_x0 + gw - 0.01
         inside_y = grid_top + 0.01 < (ln["top"] + ln["bottom"]) / 2 < grid_bottom - 0.01
         assert not (inside_x and inside_y)
 

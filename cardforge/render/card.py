@@ -17,6 +17,7 @@ from cardforge import templates
 from cardforge.layout import Element, Face
 from cardforge.model import Card, Game
 from cardforge.render import text
+from cardforge.render.bleed import bleed_area, draw_ground, to_bleed
 from cardforge.render.icons import IconStamp
 
 
@@ -71,35 +72,42 @@ INK_SAVER_FRAME = 0.75  # pt: the frame's width in ink-saving mode
 
 
 def draw_face(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: float, y: float,
-              size: tuple[float, float], stamp: IconStamp, bleed: float = 0.0, shape: str = "rect",
-              ink_saver: bool = False) -> list[Fitted]:
+              size: tuple[float, float], stamp: IconStamp, bleed: float | tuple[float, float, float, float] = 0.0,
+              shape: str = "rect", ink_saver: bool = False) -> list[Fitted]:
     """Draw ``face`` with its trim's lower-left corner at (x, y); returns the text fits.
 
-    Everything is clipped to the trim grown by ``bleed`` pt (a circle for ``shape="circle"``),
-    so neighbouring cards never overprint each other. ``ink_saver`` leaves the background
-    unprinted and draws the frame as a thin line.
+    ``bleed`` is pt printed beyond the trim: one value for every side, or (left, bottom,
+    right, top). Everything is clipped to the trim grown by the bleed (a circle for
+    ``shape="circle"``), so neighbouring cards never overprint each other. What touches the
+    trim continues into the bleed (see :mod:`cardforge.render.bleed`): the background, the
+    frame (filled out to the bleed edge, its rounded corners only on its inner edge) and
+    any rect element that reaches the trim. ``ink_saver`` leaves the background unprinted
+    and draws the frame as a thin line.
     """
     w, h = size
     c = canvas
     c.saveState()
+    area = bleed_area(x, y, size, bleed)
     clip = c.beginPath()
     if shape == "circle":
-        clip.ellipse(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
+        clip.ellipse(*area)
     else:
-        clip.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed)
+        clip.rect(*area)
     c.clipPath(clip, stroke=0, fill=0)
-    if not ink_saver:
-        c.setFillColor(_color(face.background, ctx))
-        c.rect(x - bleed, y - bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
-    if face.border_width:
-        bw = INK_SAVER_FRAME if ink_saver else face.border_width
-        c.setStrokeColor(_color(face.border_color, ctx))
-        c.setLineWidth(bw)
-        # the frame runs from the trim inwards, so a cut on the trim keeps it whole
-        if shape == "circle":
-            c.ellipse(x + bw / 2, y + bw / 2, x + w - bw / 2, y + h - bw / 2, stroke=1, fill=0)
-        else:
-            c.roundRect(x + bw / 2, y + bw / 2, w - bw, h - bw, face.border_radius, stroke=1, fill=0)
+    if ink_saver:
+        if face.border_width:
+            c.setStrokeColor(_color(face.border_color, ctx))
+            c.setLineWidth(INK_SAVER_FRAME)
+            if shape == "circle":
+                c.ellipse(x + INK_SAVER_FRAME / 2, y + INK_SAVER_FRAME / 2, x + w - INK_SAVER_FRAME / 2,
+                          y + h - INK_SAVER_FRAME / 2, stroke=1, fill=0)
+            else:
+                c.roundRect(x + INK_SAVER_FRAME / 2, y + INK_SAVER_FRAME / 2, w - INK_SAVER_FRAME, h - INK_SAVER_FRAME,
+                            face.border_radius, stroke=1, fill=0)
+    else:
+        draw_ground(c, area, x, y, size, shape, _color(face.background, ctx),
+                    _color(face.border_color, ctx) if face.border_width else None,
+                    face.border_width, face.border_radius)
     fits = {f.element.name: f for f in fit_face(face, ctx, game)}
     for el in face.elements:
         bx, by, bwid, bht = el.box
@@ -107,12 +115,16 @@ def draw_face(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: fl
         if el.kind == "rect":
             if el.when and not templates.expression(el.when)(**ctx):
                 continue
-            if el.fill:
+            if el.fill and not ink_saver:  # a fill reaching the trim runs on into the bleed
                 c.setFillColor(_color(el.fill, ctx))
-            if el.stroke:
+                c.roundRect(*to_bleed((ex, ey, bwid, bht), el.radius, (x, y), size, area), stroke=0, fill=1)
+            elif el.fill:
+                c.setFillColor(_color(el.fill, ctx))
+                c.roundRect(ex, ey, bwid, bht, el.radius, stroke=0, fill=1)
+            if el.stroke:  # an outline stays where the layout puts it
                 c.setStrokeColor(_color(el.stroke, ctx))
                 c.setLineWidth(el.stroke_width)
-            c.roundRect(ex, ey, bwid, bht, el.radius, stroke=1 if el.stroke else 0, fill=1 if el.fill else 0)
+                c.roundRect(ex, ey, bwid, bht, el.radius, stroke=1, fill=0)
         elif el.kind == "icon":
             if el.when and not templates.expression(el.when)(**ctx):
                 continue

@@ -9,17 +9,19 @@ teal side of a double-sided card); other types print the shared back named by ``
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import Face, LayoutSet
 from cardforge.model import Card, Game
 from cardforge.render import card as card_render
 from cardforge.render import fonts
 from cardforge.render.icons import IconStamp
 from cardforge.render.sheet import Sheet, crop_marks, cut_guide, impose, scale_check
+from cardforge.units import MM
 
 
 @dataclass(frozen=True)
@@ -27,19 +29,26 @@ class DeckOptions:
     """How a deck is printed at home.
 
     ``paper``: "letter" or "a4"; ``orientation``: "auto", "portrait" or "landscape";
-    ``flip``: the duplex edge, "long" or "short"; ``gutter``: pt between cards (0: butted,
-    bleed then shows up to half the gutter); ``shift``: (dx, dy) pt moving every back to
+    ``flip``: the duplex edge, "long" or "short"; ``gutter``: pt between cards (None: chosen
+    per sheet, see :func:`~cardforge.render.sheet.impose`; bleed shows in up to half of it);
+    ``fit``: "cards" (most cards a sheet) or "marks" (full bleed between cards and crop marks
+    clear of it, fewer cards where needed); ``shift``: (dx, dy) pt moving every back to
     correct a printer's measured duplex offset; ``ink_saver``: no full-bleed backgrounds;
-    ``cut_guides``: a thin rounded-corner cut line on every trim (always on for round tokens).
+    ``cut_guides``: a thin rounded-corner cut line on every trim (always on for round tokens);
+    ``sides``: "both" (each fronts page followed by its backs page, for duplex), "fronts" or
+    "backs" (one side only, for printers without duplex: print the fronts, turn the stack
+    over on the ``flip`` edge, feed it again and print the backs).
     """
 
     paper: str = "letter"
     orientation: str = "auto"
     flip: str = "long"
-    gutter: float = 0.0
+    gutter: float | None = None
     shift: tuple[float, float] = (0.0, 0.0)
     ink_saver: bool = False
     cut_guides: bool = False
+    fit: str = "cards"
+    sides: str = "both"
 
 
 def copies(game: Game) -> list[Card]:
@@ -74,11 +83,8 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     canvas.setAuthor(game.meta.get("designer", ""))
     canvas.setCreator("cardforge")
     stamp = IconStamp(canvas)
-    groups: dict[tuple, list[Card]] = {}
-    for card in copies(game):
-        layout = layouts.by_type[card.type]
-        groups.setdefault((layout.size, layout.shape), []).append(card)
-    sheets = {key: impose(options.paper, key[0], options.gutter, options.orientation) for key in groups}
+    groups = card_groups(game, layouts)
+    sheets = {key: sheet_for(key, options) for key in groups}
     sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items())
     sheet_no, pages, drawn = 0, 0, 0
     for key, cards in groups.items():
@@ -88,15 +94,58 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
             batch = cards[start:start + sheet.per_sheet]
             sheet_no += 1
             label = f"{game.title} · deck · sheet {sheet_no} of {sheets_total}"
-            _side(canvas, sheet, batch, game, layouts, stamp, options, front=True, label=f"{label} · fronts")
-            _side(canvas, sheet, batch, game, layouts, stamp, options, front=False,
-                  label=f"{label} · backs ({options.flip}-edge duplex)")
-            pages += 2
+            if options.sides in ("both", "fronts"):
+                _side(canvas, sheet, batch, game, layouts, stamp, options, front=True, label=f"{label} · fronts")
+                pages += 1
+            if options.sides in ("both", "backs"):
+                turn = "duplex" if options.sides == "both" else "turn"
+                _side(canvas, sheet, batch, game, layouts, stamp, options, front=False,
+                      label=f"{label} · backs ({options.flip}-edge {turn})")
+                pages += 1
             drawn += len(batch)
             if progress:
                 progress(drawn)
     canvas.save()
     return pages
+
+
+def card_groups(game: Game, layouts: LayoutSet) -> dict[tuple, list[Card]]:
+    """Every physical card grouped by (trim size, shape, bleed) pt, in deck order: each group
+    is imposed on sheets of its own."""
+    groups: dict[tuple, list[Card]] = {}
+    for card in copies(game):
+        layout = layouts.by_type[card.type]
+        groups.setdefault((layout.size, layout.shape, layout.bleed), []).append(card)
+    return groups
+
+
+def sheet_for(key: tuple, options: DeckOptions) -> Sheet:
+    """The sheet a group (see :func:`card_groups`) is imposed on with ``options``."""
+    size, shape, bleed = key
+    return impose(options.paper, size, bleed=bleed, shape=shape, gutter=options.gutter,
+                  orientation=options.orientation, fit=options.fit)
+
+
+def sheet_notes(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Diagnostic]:
+    """A ``sheet-tight`` warning for each card size whose sheet cannot give printable crop
+    marks or bleed between cards, naming the user's choices."""
+    notes = []
+    for key in card_groups(game, layouts):
+        sheet = sheet_for(key, options)
+        why = sheet.tight()
+        if not why:
+            continue
+        roomy = sheet_for(key, replace(options, fit="marks", gutter=None))
+        other = "a4" if options.paper == "letter" else "letter"
+        alt = sheet_for(key, replace(options, paper=other))
+        choices = [f"--fit marks prints {roomy.per_sheet} a sheet with full bleed and printable marks"]
+        if not alt.tight():
+            choices.append(f"--paper {other} prints {alt.per_sheet} a sheet with both")
+        notes.append(diag("sheet-tight",
+                          f"{game.slug}: {sheet.cols} x {sheet.rows} cards of {key[0][0] / MM:.1f} x {key[0][1] / MM:.1f} mm "
+                          f"on {options.paper}: {'; '.join(why)}",
+                          hint="; ".join(choices), file=layouts.file))
+    return notes
 
 
 def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: LayoutSet,
@@ -106,7 +155,7 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
     for i, card in enumerate(batch):
         layout = layouts.by_type[card.type]
         shape = layout.shape
-        bleed = min(layout.bleed, options.gutter / 2)
+        bleed = sheet.bleeds(i, back=not front, flip=options.flip)
         if front:
             x, y = sheet.slot(i)
             face, ctx = layout.front, card_render.context(card, game)
@@ -117,7 +166,7 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
                               shape=layout.shape, ink_saver=options.ink_saver)
         if front and (options.cut_guides or layout.shape == "circle"):
             cut_guide(canvas, x, y, layout.size, layout.shape, layout.corner)
-    if front and shape != "circle":
+    if shape != "circle" and (front or options.sides == "backs"):  # a backs-only print is cut from its own marks
         crop_marks(canvas, sheet)
     scale_check(canvas, sheet, label)
     canvas.showPage()
