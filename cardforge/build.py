@@ -115,6 +115,8 @@ class BuildOptions:
     deck: DeckOptions = DeckOptions()
     exports: frozenset[str] = frozenset()
     dpi: int = 300
+    shop: str | None = None  # a key of cardforge.export.shops.SHOPS
+    color: str = "rgb"  # "cmyk": deck.pdf and shop PDFs in CMYK, PDF/X-1a:2003
 
 
 Writer = Callable[[Compiled, Path, BuildOptions, Callable[[int], None] | None], object]
@@ -132,7 +134,19 @@ def _deck(compiled: Compiled, staging: Path, options: BuildOptions, progress) ->
     from cardforge.render.deck import sheet_notes
 
     render_deck(compiled.game, compiled.layouts, staging / "deck.pdf", options.deck, progress=progress)
+    if options.color == "cmyk":
+        from cardforge.export.cmyk import to_pdfx
+
+        to_pdfx(staging / "deck.pdf", staging / "deck.pdf", title=f"{compiled.game.title}: deck")
     return sheet_notes(compiled.game, compiled.layouts, options.deck)
+
+
+def _shop(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+    from cardforge.export.shops import SHOPS, export_shop
+
+    shop = SHOPS[options.shop]
+    return export_shop(compiled.game, compiled.layouts, staging / f"shop-{shop.key}", shop,
+                       color="cmyk" if options.color == "cmyk" else None)
 
 
 def _one_sided(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
@@ -192,6 +206,8 @@ def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:
         chosen.append(("print-shop", _print_shop))
     if "tts" in options.exports:
         chosen.append(("tts", _tts))
+    if options.shop:
+        chosen.append((f"shop-{options.shop}", _shop))
     if "one-sided" in options.exports:
         chosen.append(("deck-fronts.pdf, deck-backs.pdf", _one_sided))
     return chosen

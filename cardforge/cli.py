@@ -73,6 +73,14 @@ class Export(str, enum.Enum):
     one_sided = "one-sided"
 
 
+class Color(str, enum.Enum):
+    rgb = "rgb"
+    cmyk = "cmyk"
+
+
+ShopName = enum.Enum("ShopName", {key.replace("-", "_"): key for key in ("the-game-crafter", "makeplayingcards", "drivethrucards", "printerstudio")}, type=str)
+
+
 class Fit(str, enum.Enum):
     cards = "cards"
     marks = "marks"
@@ -101,6 +109,8 @@ def build(
     cut_guides: Annotated[bool, typer.Option("--cut-guides", help="Thin rounded-corner cut lines on every card.")] = False,
     export: Annotated[Optional[list[Export]], typer.Option("--export", help="Also write print-shop PNGs (one per face, with bleed), Tabletop Simulator objects, and/or one-sided deck-fronts.pdf + deck-backs.pdf for printers without duplex. Repeatable.")] = None,
     dpi: Annotated[int, typer.Option(help="Resolution of print-shop PNGs: 300 or 600.", min=72, max=1200)] = 300,
+    shop: Annotated[Optional[ShopName], typer.Option("--shop", help="Also write the cards as this print shop takes them, into output/<game>/shop-<name>/: the-game-crafter (PNG, 825 x 1125 px poker), makeplayingcards and printerstudio (PNG, 822 x 1122 px poker), drivethrucards (one CMYK PDF/X-1a:2003 per deck, back before front, total ink 240 %). Sources in the README.", show_default=False)] = None,
+    color: Annotated[Color, typer.Option("--color", help="cmyk: deck.pdf (and shop PDFs) converted to DeviceCMYK through the shipped ICC profile, total ink capped, PDF/X-1a:2003 output intent; pages become 300 dpi images.")] = Color.rgb,
     force: Annotated[bool, typer.Option("--force", help="Build even when the checks find errors (loudly).")] = False,
     root: Root = Path("."),
 ) -> None:
@@ -115,7 +125,8 @@ def build(
     deck = DeckOptions(paper=paper.value, orientation=orientation.value, flip=flip.value,
                        gutter=None if gutter is None else gutter * MM, fit=fit.value,
                        shift=_shift(duplex_shift), ink_saver=ink_saver, cut_guides=cut_guides)
-    options = BuildOptions(deck=deck, exports=frozenset(e.value for e in export or []), dpi=dpi)
+    options = BuildOptions(deck=deck, exports=frozenset(e.value for e in export or []), dpi=dpi,
+                           shop=shop.value if shop else None, color=color.value)
     failed = bool(problems)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=False, disable=not err.is_terminal) as bar:

@@ -11,6 +11,7 @@ import pytest
 from cardforge.build import Project, compile_game
 from cardforge.export.faces import face_pdf, rasterise
 from cardforge.render.deck import DeckOptions, card_groups, sheet_for
+from cardforge.render.sheet import MIN_BLEED
 from tests.conftest import REPO
 from tests.test_all_packs import SLUGS
 
@@ -47,7 +48,7 @@ def probes(x, y, size, shape, sides):
             ("right", right, [((x + w - PROBE, y + f * h), (x + w + PROBE, y + f * h)) for f in fractions]),
             ("bottom", bottom, [((x + f * w, y + PROBE), (x + f * w, y - PROBE)) for f in fractions]),
             ("top", top, [((x + f * w, y + h - PROBE), (x + f * w, y + h + PROBE)) for f in fractions])):
-        if bleed >= PROBE + 0.3 * MM:
+        if bleed >= MIN_BLEED - 0.01:
             pairs += points
         else:
             skipped.append(name)

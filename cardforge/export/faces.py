@@ -22,17 +22,21 @@ from cardforge.render.deck import back_context, back_face
 from cardforge.render.icons import IconStamp
 
 
-def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed: bool = True) -> None:
-    """Write ``out``: for each card, a front page then a back page, each trim + 2 x bleed."""
+def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed: bool = True,
+             bleed_to: float | None = None, back_first: bool = False) -> None:
+    """Write ``out``: for each card, a front page then a back page (the back first with
+    ``back_first``), each trim + 2 x bleed; the bleed is the layout's, ``bleed_to`` pt
+    instead when given, none when ``bleed`` is false."""
     canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
     stamp = IconStamp(canvas)
     for card in cards:
         layout = layouts.by_type[card.type]
-        b = layout.bleed if bleed else 0.0
+        b = (layout.bleed if bleed_to is None else bleed_to) if bleed else 0.0
         w, h = layout.size
         page = (w + 2 * b, h + 2 * b)
-        for face, ctx in ((layout.front, card_render.context(card, game)),
-                          (back_face(card, game, layouts), back_context(card, game))):
+        sides = [(layout.front, card_render.context(card, game)),
+                 (back_face(card, game, layouts), back_context(card, game))]
+        for face, ctx in (sides[::-1] if back_first else sides):
             canvas.setPageSize(page)
             canvas.setBleedBox((0, 0, page[0], page[1]))
             canvas.setTrimBox((b, b, b + w, b + h))

@@ -29,11 +29,12 @@ from cardforge.units import MM
 
 PAPER_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
 PRINTABLE = 5 * MM  # nearest a mark, ruler or label comes to the paper edge
-MARK_MIN = 2 * MM  # a shorter crop mark is hard to line a blade up with
+MARK_MIN = 1.5 * MM  # a shorter crop mark is hard to line a blade up with
 MARK_MAX = 4 * MM
-MARK_GAP = 0.5 * MM  # a mark stops this short of the bleed edge (or of the trim, over bleed)
+MARK_GAP = 0.3 * MM  # a mark stops this short of the bleed edge (or of the trim, over bleed)
 RULER_BAND = 3.4 * MM  # across a margin: the ruler's line, ticks and caption
-RULER_GAP = 0.5 * MM  # between the ruler band and the outer bleed
+RULER_GAP = 0.2 * MM  # between the ruler band and the outer bleed
+MIN_BLEED = 1.3 * MM  # the least bleed that still covers a cut 1 mm off the trim
 TOKEN_GAP = 3 * MM  # round tokens never sit closer than this (room for bleed between)
 CROP_WIDTH = 0.25  # pt
 HALO_WIDTH = 1.2  # pt: white under a mark drawn over bleed
@@ -165,7 +166,7 @@ class Sheet:
                     why.append(f"the crop marks at the {side} are only {max(0.0, end - start) / MM:.1f} mm long "
                                f"(the grid leaves {self.margins()[0 if axis == 'x' else 1] / MM:.1f} mm, and printers "
                                f"print nothing in the outer {PRINTABLE / MM:.0f} mm)")
-            if n > 1 and gutter < 2 * MM - 0.01:
+            if n > 1 and gutter < 2 * MIN_BLEED - 0.01:
                 across = "columns" if axis == "x" else "rows"
                 why.append(f"the {across} touch with {gutter / MM:.1f} mm between them, so there is "
                            f"no bleed between cards there")
@@ -332,10 +333,10 @@ def scale_check(canvas: Canvas, sheet: Sheet, label: str) -> tuple[tuple[float, 
         c.line(-length / 2 + k * 10 * MM, 0, -length / 2 + k * 10 * MM, 1.2 * MM)
     c.setFont(font, 5)
     if sheet.ruler_axis == "x":
-        c.drawCentredString(0, 1.6 * MM, caption)
+        c.drawCentredString(0, 1.4 * MM, caption)
     else:
         c.scale(1, -1)
-        c.drawCentredString(0, -1.6 * MM - 5 * 0.72, caption)
+        c.drawCentredString(0, -(RULER_BAND - 0.3 * MM) + 1.3, caption)
     c.restoreState()
     c.saveState()
     c.setFillColor(black)
@@ -345,7 +346,7 @@ def scale_check(canvas: Canvas, sheet: Sheet, label: str) -> tuple[tuple[float, 
         c.translate(pw - PRINTABLE - 0.6 * MM, mid)
         c.rotate(90)
     else:
-        c.translate(mid, ph - PRINTABLE - size * 0.8)
+        c.translate(mid, ph - PRINTABLE - size - 0.2)
     c.drawCentredString(0, 0, text)
     c.restoreState()
     tw = stringWidth(text, font, size)
