@@ -58,6 +58,9 @@ def drawing(svg: Path, color: str | None = None) -> Drawing:
         raise IconError(f"icon file {svg} cannot be drawn: {exc}", svg) from None
     if result is None or not result.width or not result.height:
         raise IconError(f"icon file {svg} cannot be drawn: not an SVG with a size or viewBox", svg)
+    # renderPDF sets the drawing's default font on the canvas: make it a shipped font, so the
+    # PDF names no base-14 font that is not embedded
+    result.__dict__["initialFontName"] = fonts.pdf_name("sans")
     return result
 
 
@@ -121,10 +124,15 @@ class IconStamp:
         if name not in self.defined:
             c = self.canvas
             c.beginForm(name, lowerx=0, lowery=0, upperx=d.width, uppery=d.height)
-            renderPDF.draw(d, c, 0, 0, showBoundary=False)
+            _render(d, c)
             c.endForm()
             self.defined.add(name)
         return name, d.width, d.height
+
+
+def _render(d: Drawing, c: Canvas) -> None:
+    """Draw ``d`` with its origin at the canvas's current origin."""
+    renderPDF.draw(d, c, 0, 0, showBoundary=False)
 
 
 def _draw_unit(c: Canvas, d: Drawing) -> None:
@@ -133,5 +141,5 @@ def _draw_unit(c: Canvas, d: Drawing) -> None:
     c.saveState()
     c.translate((1 - d.width * k) / 2, (1 - d.height * k) / 2)
     c.scale(k, k)
-    renderPDF.draw(d, c, 0, 0, showBoundary=False)
+    _render(d, c)
     c.restoreState()
