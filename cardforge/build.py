@@ -117,6 +117,7 @@ class BuildOptions:
     dpi: int = 300
     shop: str | None = None  # a key of cardforge.export.shops.SHOPS
     color: str = "rgb"  # "cmyk": deck.pdf and shop PDFs in CMYK, PDF/X-1a:2003
+    tts_url_base: str | None = None  # where Tabletop Simulator images will be uploaded
 
 
 Writer = Callable[[Compiled, Path, BuildOptions, Callable[[int], None] | None], object]
@@ -188,7 +189,7 @@ def _print_shop(compiled: Compiled, staging: Path, options: BuildOptions, progre
 def _tts(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
     from cardforge.export.tts import export_tts
 
-    return export_tts(compiled.game, compiled.layouts, staging / "tts", final=staging.parent / "tts")
+    return export_tts(compiled.game, compiled.layouts, staging / "tts", url_base=options.tts_url_base)
 
 
 def _reference(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:

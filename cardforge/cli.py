@@ -111,6 +111,7 @@ def build(
     dpi: Annotated[int, typer.Option(help="Resolution of print-shop PNGs: 300 or 600.", min=72, max=1200)] = 300,
     shop: Annotated[Optional[ShopName], typer.Option("--shop", help="Also write the cards as this print shop takes them, into output/<game>/shop-<name>/: the-game-crafter (PNG, 825 x 1125 px poker), makeplayingcards and printerstudio (PNG, 822 x 1122 px poker), drivethrucards (one CMYK PDF/X-1a:2003 per deck, back before front, total ink 240 %). Sources in the README.", show_default=False)] = None,
     color: Annotated[Color, typer.Option("--color", help="cmyk: deck.pdf (and shop PDFs) converted to DeviceCMYK through the shipped ICC profile, total ink capped, PDF/X-1a:2003 output intent; pages become 300 dpi images.")] = Color.rgb,
+    tts_url_base: Annotated[Optional[str], typer.Option("--tts-url-base", help="Address (URL) where you will upload the Tabletop Simulator images; the saved objects point there. Default: file names relative to the saved object.", show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Build even when the checks find errors (loudly).")] = False,
     root: Root = Path("."),
 ) -> None:
@@ -126,7 +127,7 @@ def build(
                        gutter=None if gutter is None else gutter * MM, fit=fit.value,
                        shift=_shift(duplex_shift), ink_saver=ink_saver, cut_guides=cut_guides)
     options = BuildOptions(deck=deck, exports=frozenset(e.value for e in export or []), dpi=dpi,
-                           shop=shop.value if shop else None, color=color.value)
+                           shop=shop.value if shop else None, color=color.value, tts_url_base=tts_url_base)
     failed = bool(problems)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=err, transient=False, disable=not err.is_terminal) as bar:

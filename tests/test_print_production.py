@@ -1,8 +1,6 @@
 """Print production, measured: trim and bleed, duplex registration, print-shop PNGs, TTS sheets."""
 from __future__ import annotations
 
-import json
-
 import pdfplumber
 import pytest
 from PIL import Image
@@ -101,25 +99,6 @@ def test_print_shop_pngs_have_the_size_of_trim_plus_bleed_at_the_dpi(tmp_path):
     for f in files[:6]:
         with Image.open(f) as image:
             assert image.size == expected
-
-
-def test_tabletop_simulator_sheets_respect_its_limits(tmp_path):
-    root = make_project(tmp_path, "through-the-gate")
-    assert run_cli("build", "through-the-gate", "--root", str(root), "--export", "tts").exit_code == 0
-    folder = root / "output/through-the-gate/tts"
-    saved = json.loads((folder / "through-the-gate.json").read_text())
-    (deck,) = saved["ObjectStates"]
-    assert deck["Name"] == "DeckCustom"
-    assert len(deck["DeckIDs"]) == 109 == len(deck["ContainedObjects"])
-    for key, sheet in deck["CustomDeck"].items():
-        assert sheet["NumWidth"] <= 10 and sheet["NumHeight"] <= 7
-        ids = [i for i in set(deck["DeckIDs"]) if i // 100 == int(key)]
-        assert len(ids) <= sheet["NumWidth"] * sheet["NumHeight"] - 1  # the 70th slot is the hidden card
-        assert max(i % 100 for i in ids) < sheet["NumWidth"] * sheet["NumHeight"] - 1
-        with Image.open(sheet["FaceURL"].removeprefix("file://")) as image:
-            assert image.width < 4096 and image.height < 4096
-            assert image.width % sheet["NumWidth"] == 0 and image.height % sheet["NumHeight"] == 0
-        assert sheet["UniqueBack"] is True  # the victory cards print their own teal backs
 
 
 def test_registration_targets_mirror_like_the_backs():

@@ -1,29 +1,48 @@
-"""Tabletop Simulator export: deck sheets, back images and the saved-object JSON.
+"""Tabletop Simulator export: deck sheets, back images and saved objects that TTS loads.
 
-For each trim size of a game, unique cards are laid on face sheets of at most 10 x 7 slots;
-the last slot of every sheet stays for the hidden card (the image Tabletop Simulator shows
-for a card in someone's hand), so a sheet holds at most 69 cards. Every sheet stays below
-4096 x 4096 px. Cards that share one back get a single back image; a size group whose
-cards print their own backs gets a back sheet laid out like its face sheet
-(``UniqueBack``). ``output/<game>/tts/<game>.json`` is a saved object with one custom deck
-per size group, copies repeated by quantity, image URLs pointing at the local files
-(replace them with hosted addresses to share the deck).
+Cards are grouped as they are played: cards that share a back form one deck (a type that
+prints its own back, such as victory cards or double-sided tokens, is a group of its own),
+split further by trim size and shape. Each group becomes one saved object, written as TTS
+itself writes them:
+
+- a group of one physical card is a ``Card`` with its ``CardID`` and ``CustomDeck``;
+- a larger group is a ``Deck`` whose ``DeckIDs`` list the ``CardID`` of its
+  ``ContainedObjects`` one for one (each a ``Card`` carrying its own ``CustomDeck``);
+- ``CardID`` = deck key x 100 + the card's index on its face sheet, counted row by row
+  from the top-left; each sheet holds at most 10 x 7 slots, the last kept for the hidden
+  card (the image TTS shows for a card in someone's hand), so at most 69 cards a sheet;
+- ``CustomDeck`` keys are derived from the game, the group and the sheet (a CRC-32 folded
+  into 1000-9999, unique within the game), so decks of several cardforge games on one
+  table do not collide;
+- ``Type`` follows the card's shape (4: circle for round tokens, 1: rectangle otherwise)
+  and the object's ``scaleX``/``scaleZ`` its proportions, so square and round tokens are
+  not stretched onto poker-shaped cards (TTS's card model is 2.5 x 3.5 in at scale 1 and a
+  circle card fits the model's width); landscape cards are ``SidewaysCard``.
+
+Every sheet stays below 4096 x 4096 px. Files go to ``output/<game>/tts/``: one
+``<game>-<group>.json`` per group (a saved object: copy it into TTS's Saved Objects
+folder), its ``-faces.png`` and ``-back.png``/``-backs.png``. Image URLs are the file
+names, relative to the saved object, unless ``url_base`` is given (the address where the
+images are uploaded: TTS loads images from the web).
 """
 from __future__ import annotations
 
 import json
 import math
 import tempfile
+import zlib
 from pathlib import Path
 
 from PIL import Image
 
 from cardforge.export.faces import face_pdf, rasterise
 from cardforge.layout import LayoutSet
-from cardforge.model import Card, Game
+from cardforge.model import Card, Game, slugify
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1
+POKER_MM = (63.5, 88.9)  # TTS's card model at scale 1
+TYPE_RECTANGLE, TYPE_CIRCLE = 1, 4
 
 
 def grid_for(n: int) -> tuple[int, int]:
@@ -41,6 +60,41 @@ def card_pixels(size: tuple[float, float], cols: int, rows: int) -> tuple[int, i
     return cw, int(cw * h / w)
 
 
+def deck_key(game: str, group: str, sheet: int, taken: set[int]) -> int:
+    """A CustomDeck key in 1000-9999 from the game, group and sheet number, not in ``taken``."""
+    key = zlib.crc32(f"{game}/{group}/{sheet}".encode()) % 9000 + 1000
+    while key in taken:
+        key = key % 9000 + 1001 if key < 9999 else 1000
+    taken.add(key)
+    return key
+
+
+def scale(size: tuple[float, float], shape: str) -> tuple[float, float]:
+    """(scaleX, scaleZ) of a TTS card object showing a card of ``size`` (w, h) pt."""
+    w_mm, h_mm = (v / 72 * 25.4 for v in size)
+    if shape == "circle":
+        return round(w_mm / POKER_MM[0], 4), round(w_mm / POKER_MM[0], 4)
+    if w_mm > h_mm:  # a sideways card: TTS turns the model, so its long side is the width
+        return round(h_mm / POKER_MM[0], 4), round(w_mm / POKER_MM[1], 4)
+    return round(w_mm / POKER_MM[0], 4), round(h_mm / POKER_MM[1], 4)
+
+
+def groups(game: Game, layouts: LayoutSet) -> dict[str, list[Card]]:
+    """Unique cards grouped as played: by back (own-back types alone), size and shape."""
+    found: dict[tuple, list[Card]] = {}
+    for card in game.cards:
+        layout = layouts.by_type[card.type]
+        back = game.card_types[card.type].back
+        found.setdefault((card.type if back == "own" else back, layout.size, layout.shape), []).append(card)
+    names: dict[str, list[Card]] = {}
+    for (name, size, shape), cards in found.items():
+        label = slugify(name)
+        if any(k[0] == name and k != (name, size, shape) for k in found):
+            label += f"-{size[0] / 72 * 25.4:.0f}x{size[1] / 72 * 25.4:.0f}"
+        names[label] = cards
+    return names
+
+
 def _sheet(images: list[Image.Image], cols: int, rows: int, cell: tuple[int, int], hidden: Image.Image) -> Image.Image:
     sheet = Image.new("RGB", (cols * cell[0], rows * cell[1]), "white")
     for i, image in enumerate(images):
@@ -50,63 +104,73 @@ def _sheet(images: list[Image.Image], cols: int, rows: int, cell: tuple[int, int
     return sheet
 
 
-def export_tts(game: Game, layouts: LayoutSet, folder: Path, final: Path | None = None) -> list[Path]:
-    """Write sheets, backs and ``<slug>.json`` into ``folder``; returns the files written.
-
-    ``final`` is the folder the files will finally live in (the JSON's image URLs point
-    there); it defaults to ``folder``.
-    """
-    final = final or folder
+def export_tts(game: Game, layouts: LayoutSet, folder: Path, url_base: str | None = None) -> list[Path]:
+    """Write each group's sheets and saved object into ``folder``; returns the files written."""
     folder.mkdir(parents=True, exist_ok=True)
-    groups: dict[tuple[float, float], list[Card]] = {}
-    for card in game.cards:
-        groups.setdefault(layouts.by_type[card.type].size, []).append(card)
     written: list[Path] = []
-    states = []
-    deck_no = 0
-    for g, (size, cards) in enumerate(groups.items(), 1):
-        unique_back = any(game.card_types[c.type].back == "own" for c in cards) or \
-            len({game.card_types[c.type].back for c in cards}) > 1
-        deck_ids, contained, custom = [], [], {}
-        for start in range(0, len(cards), PER_SHEET):
+    taken: set[int] = set()
+    for g, (name, cards) in enumerate(groups(game, layouts).items()):
+        layout = layouts.by_type[cards[0].type]
+        size, shape = layout.size, layout.shape
+        unique_back = len({(game.card_types[c.type].back, c.type if game.card_types[c.type].back == "own" else "")
+                           for c in cards}) > 1 or game.card_types[cards[0].type].back == "own"
+        sx, sz = scale(size, shape)
+        sideways = size[0] > size[1]
+        deck_ids, contained = [], []
+        for s, start in enumerate(range(0, len(cards), PER_SHEET), 1):
             batch = cards[start:start + PER_SHEET]
-            deck_no += 1
             cols, rows = grid_for(len(batch))
             cell = card_pixels(size, cols, rows)
             fronts, backs = _faces(batch, game, layouts, size, cell)
-            stem = f"{game.slug}-{g}-{start // PER_SHEET + 1}"
+            stem = f"{game.slug}-{name}" + (f"-{s}" if len(cards) > PER_SHEET else "")
             face_path = folder / f"{stem}-faces.png"
             _sheet(fronts, cols, rows, cell, backs[0]).save(face_path)
-            written.append(face_path)
             if unique_back:
                 back_path = folder / f"{stem}-backs.png"
                 _sheet(backs, cols, rows, cell, backs[0]).save(back_path)
             else:
                 back_path = folder / f"{stem}-back.png"
                 backs[0].save(back_path)
-            written.append(back_path)
-            custom[str(deck_no)] = {"FaceURL": (final / face_path.name).resolve().as_uri(),
-                                    "BackURL": (final / back_path.name).resolve().as_uri(),
-                                    "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True,
-                                    "UniqueBack": unique_back, "Type": 0}
+            written += [face_path, back_path]
+            key = deck_key(game.slug, name, s, taken)
+            custom = {str(key): {"FaceURL": _url(face_path.name, url_base), "BackURL": _url(back_path.name, url_base),
+                                 "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True,
+                                 "UniqueBack": unique_back, "Type": TYPE_CIRCLE if shape == "circle" else TYPE_RECTANGLE}}
             for i, card in enumerate(batch):
-                card_id = deck_no * 100 + i
                 for _ in range(card.quantity):
-                    deck_ids.append(card_id)
-                    contained.append({"Name": "Card", "Nickname": card.name, "Description": card.type,
-                                      "CardID": card_id, "Transform": _transform()})
-        states.append({"Name": "DeckCustom" if len(deck_ids) > 1 else "Card", "Transform": _transform(g * 3.0),
-                       "Nickname": f"{game.title} ({g})", "DeckIDs": deck_ids,
-                       "CustomDeck": custom, "ContainedObjects": contained})
-    manifest = folder / f"{game.slug}.json"
-    manifest.write_text(json.dumps({"SaveName": game.title, "ObjectStates": states}, indent=2))
-    written.append(manifest)
+                    deck_ids.append(key * 100 + i)
+                    contained.append(_card(card, key * 100 + i, custom, sx, sz, sideways))
+        if len(contained) == 1:
+            state = contained[0]
+            state["Transform"] = _transform(g * 4.0, sx, sz)
+        else:
+            custom_all = {}
+            for obj in contained:
+                custom_all.update(obj["CustomDeck"])
+            state = {"Name": "Deck", "Transform": _transform(g * 4.0, sx, sz), "Nickname": f"{game.title}: {name}",
+                     "Description": "", "Hands": False, "SidewaysCard": sideways, "DeckIDs": deck_ids,
+                     "CustomDeck": custom_all, "ContainedObjects": contained}
+        saved = folder / f"{game.slug}-{name}.json"
+        saved.write_text(json.dumps({"SaveName": f"{game.title}: {name}", "GameMode": "", "Date": "", "Table": "",
+                                     "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "",
+                                     "LuaScriptState": "", "ObjectStates": [state], "TabStates": {},
+                                     "VersionNumber": ""}, indent=2))
+        written.append(saved)
     return written
 
 
-def _transform(x: float = 0.0) -> dict:
+def _url(name: str, base: str | None) -> str:
+    return f"{base.rstrip('/')}/{name}" if base else name
+
+
+def _card(card: Card, card_id: int, custom: dict, sx: float, sz: float, sideways: bool) -> dict:
+    return {"Name": "Card", "Transform": _transform(0.0, sx, sz), "Nickname": card.name, "Description": card.type,
+            "Hands": True, "SidewaysCard": sideways, "CardID": card_id, "CustomDeck": custom}
+
+
+def _transform(x: float = 0.0, sx: float = 1.0, sz: float = 1.0) -> dict:
     return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+            "scaleX": sx, "scaleY": 1.0, "scaleZ": sz}
 
 
 def _faces(cards: list[Card], game: Game, layouts: LayoutSet, size: tuple[float, float],
