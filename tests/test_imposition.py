@@ -119,3 +119,20 @@ def test_a_tight_sheet_is_said_with_the_choices(tmp_path):
     assert result.exit_code == 0 and "sheet-tight" not in result.stderr
     with pdfplumber.open(root / "output/through-the-gate/deck.pdf") as pdf:
         assert len(pdf.pages) == 2 * -(-109 // impose("letter", POKER, fit="marks").per_sheet)
+
+
+def test_one_sided_fronts_and_backs_match_the_duplex_deck(tmp_path):
+    root = make_project(tmp_path, "gate")
+    assert run_cli("build", "gate", "--root", str(root), "--export", "one-sided").exit_code == 0
+    out = root / "output/gate"
+    with pdfplumber.open(out / "deck.pdf") as deck, pdfplumber.open(out / "deck-fronts.pdf") as fronts, \
+            pdfplumber.open(out / "deck-backs.pdf") as backs:
+        assert len(fronts.pages) == len(backs.pages) == len(deck.pages) // 2
+        for k in range(len(fronts.pages)):
+            def card_words(page):  # upright text: the cards (the page label and ruler run along the margin)
+                return [w["text"] for w in page.extract_words() if w["upright"]]
+            assert card_words(fronts.pages[k]) == card_words(deck.pages[2 * k])
+            assert card_words(backs.pages[k]) == card_words(deck.pages[2 * k + 1])
+            # the backs carry their own crop marks, for cutting a one-sided print
+            assert len([ln for ln in backs.pages[k].lines if abs(ln["linewidth"] - 0.25) < 1e-3]) == \
+                len([ln for ln in fronts.pages[k].lines if abs(ln["linewidth"] - 0.25) < 1e-3]) > 0
