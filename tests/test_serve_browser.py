@@ -48,12 +48,9 @@ def browser():
         browser.close()
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    root = make_project(tmp_path_factory.mktemp("browser"), SLUG)
-    with serving(root, SLUG) as server:
-        server.wait_for(SLUG, "ready")
-        yield server
+@pytest.fixture
+def served(served_gate):
+    return served_gate
 
 
 @pytest.fixture
@@ -176,6 +173,7 @@ def test_a_broken_yaml_file_shows_its_diagnostic_and_keeps_the_last_good_images(
 
 
 def test_the_rules_sheet_and_documents_are_shown_as_pages(page, served):
+    served.wait_for(SLUG, "ready")
     page.goto(f"{served.url}/g/{SLUG}/documents")
     sheet = page.locator(".doc-rules .page img")
     assert sheet.count() == 2  # both sides of the accordion sheet

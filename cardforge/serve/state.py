@@ -52,6 +52,7 @@ class CardView:
     back: Picture | None
     trim: tuple[float, float]
     bleed: float
+    shape: str = "rect"
 
 
 @dataclass(frozen=True)
@@ -249,7 +250,8 @@ class Workspace:
                 quantity=card.quantity, provisional=tuple(str(p) for p in card.provisional),
                 file=self.relative(card.source.file), line=spans[card.id][0], end=spans[card.id][1],
                 fields=_fields(card.data), front=front, back=back,
-                trim=layout.size if layout else (180.0, 252.0), bleed=layout.bleed if layout else 0.0))
+                trim=layout.size if layout else (180.0, 252.0), bleed=layout.bleed if layout else 0.0,
+                shape=layout.shape if layout else "rect"))
         return tuple(views)
 
     def _documents(self, slug: str) -> tuple:
