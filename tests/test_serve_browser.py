@@ -89,6 +89,10 @@ def screenshot(page, served) -> None:
         Image.open(shot).convert("RGB").quantize(colors=128).save(SCREENSHOT, optimize=True)
 
 
+def as_text(value) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
 def test_the_gallery_shows_every_card_grouped_by_type(page, served):
     loaded = game(served)
     page.goto(f"{served.url}/g/{SLUG}")
@@ -109,6 +113,12 @@ def test_the_gallery_shows_every_card_grouped_by_type(page, served):
     visible = page.locator("article.card:visible")
     assert 1 <= visible.count() < len(loaded.cards)
     assert first.id in [v.get_attribute("data-id") for v in visible.all()]
+    # field:value keeps the cards whose field contains the value
+    key, value = next((k, v) for k, v in first.data.items()
+                      if k not in ("name", "type", "source", "note") and isinstance(v, (int, str)) and len(str(v)) < 12)
+    page.fill("#q", f"{key}:{value}")
+    shown = {v.get_attribute("data-id") for v in page.locator("article.card:visible").all()}
+    assert shown == {c.id for c in loaded.cards if key in c.data and str(value).lower() in as_text(c.data[key]).lower()}
     page.fill("#q", "")
     page.locator(".chip", has_text=loaded.card_types[first.type].label).click()
     assert page.locator("article.card:visible").count() == len([c for c in loaded.cards if c.type == first.type])
