@@ -143,11 +143,12 @@ def _deck(compiled: Compiled, staging: Path, options: BuildOptions, progress) ->
 
 
 def _shop(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
-    from cardforge.export.shops import SHOPS, export_shop
+    from cardforge.export.shops import SHOPS, export_shop, safe_area_notes
 
     shop = SHOPS[options.shop]
-    return export_shop(compiled.game, compiled.layouts, staging / f"shop-{shop.key}", shop,
-                       color="cmyk" if options.color == "cmyk" else None)
+    export_shop(compiled.game, compiled.layouts, staging / f"shop-{shop.key}", shop,
+                color="cmyk" if options.color == "cmyk" else None)
+    return safe_area_notes(compiled.game, compiled.layouts, shop)
 
 
 def _one_sided(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:

@@ -1,6 +1,8 @@
 """Print-shop presets (--shop) and the CMYK PDF/X-1a print file (--color cmyk), preflighted."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pikepdf
 import pytest
@@ -22,6 +24,13 @@ def arkham(tmp_path_factory):
 def shop_build(root, shop, *more):
     result = run_cli("build", "arkham-gates", "--root", str(root), "--shop", shop, *more)
     assert result.exit_code == 0, result.output
+    # the shop's safe margin (1/8 in, or 36 px) is wider than the layout's 3 mm: said, on the element's line
+    found = re.search(r"layouts/arkham-gates\.yaml:(\d+): warning\[layout-unsafe\]: text element '(\w+)'.*?of " +
+                      re.escape(SHOPS[shop].name), " ".join(result.stderr.split()))
+    assert found
+    lines = (root / "layouts/arkham-gates.yaml").read_text().splitlines()
+    line = int(found.group(1))
+    assert lines[line - 1].strip() == f"{found.group(2)}:" and "kind: text" in lines[line]
     return root / "output/arkham-gates" / f"shop-{shop}"
 
 

@@ -118,6 +118,30 @@ def export_shop(game: Game, layouts: LayoutSet, folder: Path, shop: Shop, color:
     return written
 
 
+def safe_area_notes(game: Game, layouts: LayoutSet, shop: Shop) -> list:
+    """A ``layout-unsafe`` warning for each text element of a used layout that reaches into
+    ``shop``'s safe margin (which may be wider than the layout's own ``safe``)."""
+    from cardforge.diagnostics import diag
+
+    notes, seen = [], set()
+    for type_id in dict.fromkeys(card.type for card in game.cards):
+        layout = layouts.by_type[type_id]
+        w, h = layout.size
+        s = shop.safe_pt
+        for face in (layout.front, layout.back):
+            for el in (face.elements if face else ()):
+                x, y, bw, bh = el.box
+                if el.kind != "text" or (layout.name, el.name) in seen:
+                    continue
+                if x < s - 0.01 or y < s - 0.01 or x + bw > w - s + 0.01 or y + bh > h - s + 0.01:
+                    seen.add((layout.name, el.name))
+                    notes.append(diag("layout-unsafe",
+                                      f"text element {el.name!r} of layout {layout.name!r} reaches into the safe margin "
+                                      f"of {shop.name} ({s / 72 * 25.4:.2f} mm inside the trim), where its cut may clip it",
+                                      file=layouts.file, line=el.line))
+    return notes
+
+
 def _pdf_decks(game: Game, layouts: LayoutSet, folder: Path, shop: Shop, color: str) -> list[Path]:
     decks: dict[tuple[float, float], list] = {}
     for card in game.cards:
