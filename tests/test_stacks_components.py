@@ -133,3 +133,19 @@ def test_every_shipped_component_is_printed_or_supplied_and_stacks_match(slug):
     for component in game.get("components") or []:
         assert bool(component.get("card_types") or component.get("parts") or component.get("document")) \
             != bool(component.get("supply")), component["id"]
+
+
+def test_every_shipped_rulebook_prints_what_players_supply_apart(all_built):
+    for game_yaml in sorted((REPO / "cards").glob("*/game.yaml")):
+        slug = game_yaml.parent.name
+        components = yaml.safe_load(game_yaml.read_text()).get("components") or []
+        supplied = [c for c in components if c.get("supply") is True]
+        with pdfplumber.open(all_built / "output" / slug / "rulebook.pdf") as pdf:
+            text = " ".join(" ".join((p.extract_text() or "").split()) for p in pdf.pages)
+        if not supplied:
+            assert "You also need" not in text, slug
+            continue
+        assert text.count("You also need (not printed):") == 1, slug
+        after = text[text.index("You also need (not printed):"):]
+        for component in supplied:
+            assert f"{component['count']} {component['name']}" in after, (slug, component["id"])
