@@ -16,9 +16,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardforge import __version__
-from cardforge.build import BuildOptions, Project, build_game, compile_game
-from cardforge.diagnostics import CODES, Diagnostic, Severity, format_json, has_errors
-from cardforge.load import display_path
+from cardforge.build import BuildOptions, Project, compile_game
+from cardforge.diagnostics import CODES, Diagnostic, Severity, display_path, format_json, has_errors
 from cardforge.render.deck import DeckOptions
 from cardforge.report import print_diagnostics, summary
 from cardforge.units import MM
@@ -95,6 +94,8 @@ def build(
     export: Annotated[Optional[list[Export]], typer.Option("--export", help="Also write print-shop PNGs (one per face, with bleed) and/or Tabletop Simulator sheets. Repeatable.")] = None,
     dpi: Annotated[int, typer.Option(help="Resolution of print-shop PNGs: 300 or 600.", min=72, max=1200)] = 300,
     force: Annotated[bool, typer.Option("--force", help="Build even when the checks find errors (loudly).")] = False,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Processes building games and outputs in parallel (default: one per core; 1: no pool).", min=1, show_default=False)] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Render every output afresh; do not read or write output/.cache.")] = False,
     root: Root = Path("."),
 ) -> None:
     """Check each game pack and write its printable files to output/<game>/.
@@ -102,6 +103,8 @@ def build(
     Always: deck.pdf (cards imposed on Letter or A4 with crop marks, a 50 mm scale check and duplex backs), rules.pdf (the accordion rules sheet), rulebook.pdf and reference.pdf (helper sheets and card almanac). With --export: print-shop/ and tts/.
 
     The checks run first: a game with errors is not built (its previous output is left as it was) unless --force is given.
+
+    Incremental: every output is kept in output/.cache under a hash of everything it is made from (the pack's files, its layout, the options, cardforge's own files), so an unchanged output is not drawn again; --no-cache renders everything.
     """
     project = Project(root.resolve())
     packs, problems = project.packs(games)
@@ -109,21 +112,29 @@ def build(
                        shift=_shift(duplex_shift), ink_saver=ink_saver, cut_guides=cut_guides)
     options = BuildOptions(deck=deck, exports=frozenset(e.value for e in export or []), dpi=dpi)
     failed = bool(problems)
+    from cardforge.incremental import build_games, default_jobs
+
+    # no refresh thread: the build may fork worker processes
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=False, disable=not err.is_terminal) as bar:
-        for pack in packs:
-            compiled = compile_game(pack, project)
-            task = bar.add_task(f"{pack.name:<20}", total=None)
-            result = build_game(compiled, project, options, force=force,
-                                progress=lambda done, total: bar.update(task, completed=done, total=total))
-            problems += result.diagnostics
-            if result.written:
-                for path in result.written:
-                    err.print(f"[green]wrote[/] {display_path(path)}", highlight=False)
-            else:
-                failed = True
-                err.print(f"[red]not built[/] {pack.name}: fix the errors below"
-                          f"{' (or use --force)' if compiled.game and compiled.layouts else ''}", highlight=False)
+                  console=err, transient=False, disable=not err.is_terminal, auto_refresh=False) as bar:
+        tasks = {pack.name: bar.add_task(f"{pack.name:<20}", total=None) for pack in packs}
+
+        def advance(slug: str, done: int, total: int) -> None:
+            bar.update(tasks[slug], completed=done, total=total)
+            bar.refresh()
+
+        results = build_games(project, packs, options, force=force, jobs=jobs or default_jobs(),
+                              use_cache=not no_cache, progress=advance)
+    for result in results:
+        problems += result.diagnostics
+        if result.written:
+            for path in result.written:
+                fresh = path.name in result.rendered
+                err.print(f"{'[green]wrote[/]' if fresh else '[dim]cached[/]'} {display_path(path)}", highlight=False)
+        else:
+            failed = True
+            err.print(f"[red]not built[/] {result.slug}: fix the errors below"
+                      f"{' (or use --force)' if result.loaded else ''}", highlight=False)
     print_diagnostics(err, [d for d in problems if d.severity is not Severity.INFO])  # notes: `cardforge check`
     if problems:
         err.print(summary(problems), highlight=False)

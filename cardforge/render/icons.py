@@ -1,7 +1,8 @@
 """Icons: SVG files rasterised once by cairosvg and stamped as PDF form XObjects.
 
 An icon's SVG uses ``currentColor``; it is recoloured with the icon's ``color`` from
-game.yaml, rendered to PNG at :data:`RASTER_PX` pixels square (cached per process), drawn
+game.yaml, rendered to PNG at :data:`RASTER_PX` pixels square (cached per process by the
+SVG's content, so an edited file is drawn again in a long-running process), drawn
 once per PDF into a form XObject, and placed with ``doForm`` wherever the icon appears, so
 a PDF holds each icon image once however many cards use it.
 """
@@ -11,7 +12,6 @@ import io
 from functools import lru_cache
 from pathlib import Path
 
-import cairosvg
 from reportlab.lib.colors import HexColor, white
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
@@ -30,7 +30,6 @@ class IconError(Exception):
         self.svg = svg
 
 
-@lru_cache(maxsize=512)
 def rasterise(svg: Path, color: str, px: int = RASTER_PX) -> bytes:
     """PNG bytes of ``svg`` recoloured to ``color`` (``#rrggbb``), ``px`` pixels square.
 
@@ -40,11 +39,17 @@ def rasterise(svg: Path, color: str, px: int = RASTER_PX) -> bytes:
         text = svg.read_text(encoding="utf-8")
     except OSError as exc:
         raise IconError(f"icon file {svg} cannot be read: {exc.strerror}", svg) from None
-    text = text.replace("currentColor", color)
     try:
-        return cairosvg.svg2png(bytestring=text.encode("utf-8"), output_width=px, output_height=px)
+        return _png(text.replace("currentColor", color), px)
     except Exception as exc:  # cairosvg raises many parser exception types
         raise IconError(f"icon file {svg} cannot be drawn: {exc}", svg) from None
+
+
+@lru_cache(maxsize=512)
+def _png(svg_text: str, px: int) -> bytes:
+    import cairosvg  # slow to import (cairocffi): only when an icon is drawn
+
+    return cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), output_width=px, output_height=px)
 
 
 class IconStamp:
