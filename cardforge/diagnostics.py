@@ -82,6 +82,9 @@ CODES: dict[str, Code] = _codes(
     Code("rules-missing", "rules-compiler", W, "a game pack has no rules source (rulebook.md, sheet.md)"),
     Code("rules-template", "rules-compiler", E, "a rules source does not render (jinja2 syntax or data error)"),
     Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size"),
+    # new: scaffolding a game pack (cardforge new)
+    Code("slug-invalid", "new", E, "a new game pack's name is not a valid folder name"),
+    Code("pack-exists", "new", E, "cardforge new would overwrite an existing game pack or layout"),
     # build
     Code("build-forced", "build", W, "the build went on despite errors because of --force"),
     Code("write-failed", "build", E, "an output file could not be written"),
