@@ -3,7 +3,7 @@
 An artefact (``deck.pdf``, ``rules.pdf``, ``rulebook.pdf``, ``reference.pdf``,
 ``print-shop/``, ``tts/``) is a pure function of: every file of its game pack
 (``cards/<slug>/``: game.yaml, card files, rules sources, errata, icons, images, fonts),
-the game's layout file (``layouts/<slug>.yaml``, and ``layouts/<slug>/`` if present),
+the game's layout file (``layouts/<slug>.yaml``) and any shared file of ``layouts/``,
 the build options, and cardforge itself (every file of the package: code, schemas and
 shipped fonts, plus the versions of the libraries that draw). :func:`pack_inputs` and
 :func:`artefact_key` hash exactly that into a SHA-256 key; a build asks the
@@ -129,16 +129,22 @@ def code_version(package: Path = PACKAGE) -> str:
 
 
 def pack_inputs(pack: Path, layouts: Path) -> str:
-    """SHA-256 of a game's own inputs: every file of the pack folder ``pack`` and its layout
-    file ``layouts/<slug>.yaml`` (with ``layouts/<slug>/`` when it exists)."""
+    """SHA-256 of a game's own inputs: every file of the pack folder ``pack`` and every file
+    of the ``layouts`` folder but the other games' (``<slug>.yaml`` and ``<slug>/`` of the
+    other packs beside ``pack``), so a shared layout preset counts for every game."""
     slug = pack.name
+    try:
+        others = {p.name for p in pack.parent.iterdir() if p.is_dir() and p.name != slug}
+    except OSError:
+        others = set()
+
+    def shared_or_own(path: Path) -> bool:
+        parts = path.relative_to(layouts).parts
+        return not (parts[0] in others if len(parts) > 1 else Path(parts[0]).stem in others)
+
     h = hashlib.sha256()
     h.update(_digest(_files(pack), pack).encode())
-    layout = layouts / f"{slug}.yaml"
-    h.update(file_digest(layout) if layout.is_file() else b"-")
-    extra = layouts / slug
-    if extra.is_dir():
-        h.update(_digest(_files(extra), extra).encode())
+    h.update(_digest([f for f in _files(layouts) if shared_or_own(f)], layouts).encode() if layouts.is_dir() else b"-")
     return h.hexdigest()
 
 

@@ -143,6 +143,35 @@ def build(
 
 
 @app.command()
+def watch(
+    games: Games = None,
+    paper: Annotated[Paper, typer.Option(help="Paper size the sheets are imposed on.")] = Paper.letter,
+    orientation: Annotated[Orientation, typer.Option(help="Sheet orientation; auto picks the one holding more cards.")] = Orientation.auto,
+    flip: Annotated[Flip, typer.Option(help="Duplex edge your printer turns the sheet on: backs are mirrored to match.")] = Flip.long,
+    gutter: Annotated[float, typer.Option(help="Gap between cards in mm.", min=0, max=20)] = 0.0,
+    ink_saver: Annotated[bool, typer.Option("--ink-saver", help="No full-bleed backgrounds; frames as thin lines.")] = False,
+    cut_guides: Annotated[bool, typer.Option("--cut-guides", help="Thin rounded-corner cut lines on every card.")] = False,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Processes per rebuild (default: one per core).", min=1, show_default=False)] = None,
+    root: Root = Path("."),
+) -> None:
+    """Build the game packs, then rebuild each game a save to cards/ or layouts/ changes, until Ctrl+C.
+
+    Every rebuild is incremental (only outputs whose inputs changed are drawn, see `cardforge build`) and prints what it built, its errors and warnings, and the time it took.
+    """
+    from cardforge.incremental import default_jobs
+    from cardforge.watch import watch as run_watch
+
+    project = Project(root.resolve())
+    packs, problems = project.packs(games)
+    if problems:
+        print_diagnostics(err, problems)
+        raise typer.Exit(1)
+    deck = DeckOptions(paper=paper.value, orientation=orientation.value, flip=flip.value, gutter=gutter * MM,
+                       ink_saver=ink_saver, cut_guides=cut_guides)
+    run_watch(project, games or None, BuildOptions(deck=deck), jobs=jobs or default_jobs(), console=err)
+
+
+@app.command()
 def registration(
     paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.letter,
     flip: Annotated[Flip, typer.Option(help="Duplex edge your printer turns the sheet on.")] = Flip.long,
@@ -231,16 +260,18 @@ def check(
     games: Games = None,
     format: Annotated[Format, typer.Option("--format", help="text for people, json for CI.")] = Format.text,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")] = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Check every game afresh; do not read or write output/.cache.")] = False,
     root: Root = Path("."),
 ) -> None:
-    """Validate and cross-check game packs without writing anything.
+    """Validate and cross-check game packs without writing any output.
 
-    Every card against its type's JSON Schema, then the consistency checks (references, counts, icons, glossary, text fit, the pack's declarative rules, the rules sources). Prints diagnostics as file:line:col: severity[code]: message; `cardforge codes` lists the codes.
+    Every card against its type's JSON Schema, then the consistency checks (references, counts, icons, glossary, text fit, the pack's declarative rules, the rules sources). Prints diagnostics as file:line:col: severity[code]: message; `cardforge codes` lists the codes. A game whose files have not changed since the last build or check reports the diagnostics kept in output/.cache.
     """
+    from cardforge.incremental import check_games
+
     project = Project(root.resolve())
     packs, problems = project.packs(games)
-    for pack in packs:
-        problems += compile_game(pack, project).diagnostics
+    problems += check_games(project, packs, use_cache=not no_cache)
     _finish(problems, format, strict)
 
 

@@ -90,6 +90,40 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
     return results
 
 
+def check_games(project: Project, packs: list[Path], *, use_cache: bool = True) -> list[Diagnostic]:
+    """The diagnostics of every game of ``packs`` (what ``cardforge check`` prints), in order.
+
+    A game whose inputs are unchanged reports the diagnostics stored by the last build or
+    check (the same cache entry); any other game is compiled and its diagnostics stored.
+    ``use_cache``: False compiles every game and neither reads nor writes the cache.
+    """
+    store = Store(project.output / CACHE_FOLDER) if use_cache else None
+    if store:
+        load_digests(store.root / DIGESTS)
+    problems: list[Diagnostic] = []
+    for pack in packs:
+        key = None
+        if store:
+            try:
+                key = artefact_key(pack_inputs(pack, project.layouts), _CHECKS, "", project.output)
+            except OSError:  # unreadable input: the loader reports it
+                key = None
+            entry = store.get(pack.name, _CHECKS, key) if key else None
+            if entry is not None:
+                problems += entry.notes[0]
+                store.touch(pack.name, _CHECKS, key)
+                continue
+        compiled = compile_game(pack, project)
+        problems += compiled.diagnostics
+        if key:
+            loaded = compiled.game is not None and compiled.layouts is not None
+            store.put(pack.name, _CHECKS, key, None,
+                      (list(compiled.diagnostics), loaded, compiled.game.total() if compiled.game else 0))
+    if store:
+        save_digests(store.root / DIGESTS)
+    return problems
+
+
 @dataclass
 class _Game:
     """One game through the incremental build."""
@@ -126,14 +160,15 @@ class _Game:
         self.keys = {name: artefact_key(inputs, name, self.options, self.project.output) for name in self.names}
         self.keys[_CHECKS] = artefact_key(inputs, _CHECKS, "", self.project.output)
         checked = self.store.get(self.slug, _CHECKS, self.keys[_CHECKS])
+        if checked is not None:
+            self.store.touch(self.slug, _CHECKS, self.keys[_CHECKS])
+            self.diagnostics, loaded, self.total = checked.notes
+            if not loaded or (has_errors(self.diagnostics) and not force):  # not built: no output needed
+                self.result = BuildResult(self.slug, [], self.diagnostics, loaded=loaded)
+                return False
         self.hits = {name: entry for name in self.names if (entry := self.store.get(self.slug, name, self.keys[name]))}
         if checked is None or len(self.hits) < len(self.names):
             return True
-        self.diagnostics, loaded, self.total = checked.notes
-        self.store.touch(self.slug, _CHECKS, self.keys[_CHECKS])
-        if not loaded or (has_errors(self.diagnostics) and not force):
-            self.result = BuildResult(self.slug, [], self.diagnostics, loaded=loaded)
-            return False
         if has_errors(self.diagnostics):
             self.diagnostics = self.diagnostics + [forced(self.slug)]
         if progress:

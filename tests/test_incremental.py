@@ -10,7 +10,7 @@ import pytest
 from cardforge import cache
 from cardforge.build import BuildOptions, Project
 from cardforge.cache import CACHE_FOLDER, Store
-from cardforge.incremental import build_games
+from cardforge.incremental import build_games, check_games
 from cardforge.render.deck import DeckOptions
 from cardforge.units import MM
 from conftest import FIXTURES, make_project, run_cli
@@ -76,6 +76,7 @@ CHANGES = {
     "layout": lambda p, mp: _edit(p.layouts / "mini.yaml", "size: 12pt", "size: 11pt"),
     "icon": lambda p, mp: _edit(p.cards / "mini" / "icons" / "sun.svg", "<path", '<circle cx="256" cy="256" r="90"/><path'),
     "version": lambda p, mp: mp.setattr(cache, "code_version", lambda: "another cardforge"),
+    "shared layout file": lambda p, mp: (p.layouts / "presets.yaml").write_text("# shared by every game\n"),
 }
 
 
@@ -88,8 +89,8 @@ def test_every_kind_of_input_change_renders_again(tmp_path, monkeypatch, change)
     [again] = build(project)
     assert again.ok and again.rendered == ALL and again.reused == []
     after = outputs(project)
-    if change == "version":
-        assert after == before  # same inputs, drawn again: same bytes
+    if change in ("version", "shared layout file"):
+        assert after == before  # drawn again, same bytes: nothing printed changed
     else:
         assert after["mini/deck.pdf"] != before["mini/deck.pdf"]
         clean = mini(tmp_path / "clean")
@@ -189,3 +190,46 @@ def test_build_command_jobs_and_no_cache(tmp_path):
     run_cli("build", "--root", str(project.root))
     result = run_cli("build", "-j", "1", "--root", str(project.root))
     assert result.exit_code == 0 and "cached" in result.output and "wrote" not in result.output
+
+
+def test_check_reports_stored_diagnostics_until_a_file_changes(tmp_path, monkeypatch):
+    import cardforge.incremental as incremental
+
+    project = mini(tmp_path / "p")
+    packs, _ = project.packs(None)
+    first = check_games(project, packs)
+    assert first == []  # the fixture pack is clean
+
+    def no_compile(*args):
+        raise AssertionError("compiled a game whose files did not change")
+
+    real = incremental.compile_game
+    monkeypatch.setattr(incremental, "compile_game", no_compile)
+    assert check_games(project, packs) == first
+    _edit(project.cards / "mini" / "cards.yaml", "power: 3", "power: 9")
+    monkeypatch.setattr(incremental, "compile_game", real)
+    broken = check_games(project, packs)
+    assert [d.code for d in broken] == ["rule-failed"] and broken[0].line > 0
+    monkeypatch.setattr(incremental, "compile_game", no_compile)
+    assert check_games(project, packs) == broken
+    [built] = build(project)  # the build reads the same entry: not built, same diagnostics
+    assert built.diagnostics == broken and built.written == []
+
+
+def test_check_no_cache_writes_nothing(tmp_path):
+    project = mini(tmp_path / "p")
+    result = run_cli("check", "--no-cache", "--root", str(project.root))
+    assert result.exit_code == 0, result.output
+    assert not project.output.exists()
+
+
+def test_text_is_measured_as_reportlab_measures_it():
+    from reportlab.pdfbase import pdfmetrics
+
+    from cardforge.render import fonts
+
+    samples = ["", "Gloomy Forest", "If {roll} < speed: discard.", "Œuvre — “quoted” ½ ✓ ☃ 漢字", "x" * 200]
+    for face in fonts.FONTS:
+        for text in samples:
+            for size in (6, 8.5, 12):
+                assert fonts.width(text, face, size) == pdfmetrics.stringWidth(text, fonts.pdf_name(face), size)

@@ -13,13 +13,16 @@ import hashlib
 import io
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reportlab.graphics.shapes import Drawing
 from reportlab.lib.colors import HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.model import Icon
 from cardforge.render import fonts
+
+if TYPE_CHECKING:  # reportlab.graphics is imported when SVG art is first drawn
+    from reportlab.graphics.shapes import Drawing
 
 RASTER_PX = 256  # for rasterise(): an icon is printed at most ~12 mm wide, 256 px is > 500 dpi
 
