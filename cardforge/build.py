@@ -133,15 +133,15 @@ def _deck(compiled: Compiled, staging: Path, options: BuildOptions, progress) ->
 
 
 def _rules_sheet(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
-    from cardforge.rules.sheet import check_sheet, render_sheet
+    from cardforge.rules.sheet import compile_sheet
+    from cardforge.rules.source import source_path
 
-    problems = check_sheet(compiled.game)
+    if not source_path(compiled.game, "sheet").is_file():  # no sheet.md: nothing to write
+        return compile_sheet(compiled.game)[1]
+    _, problems = compile_sheet(compiled.game, staging / "rules.pdf", options.deck.paper)
     if has_errors(problems):
         raise RenderError(problems)
-    if problems:  # no sheet.md: nothing to write
-        return problems
-    render_sheet(compiled.game, staging / "rules.pdf", options.deck.paper)
-    return []
+    return problems
 
 
 def _rulebook(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
