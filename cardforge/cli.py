@@ -234,3 +234,8 @@ def list_games(root: Root = Path(".")) -> None:
     if problems:
         print_diagnostics(err, problems)
         raise typer.Exit(1)
+
+
+from cardforge import cli_designer  # noqa: E402  (new, import, export-cards, schema)
+
+cli_designer.register(app)
