@@ -58,7 +58,10 @@ class TableModel:
         data = ([self.header] if self.header else []) + body
         table = Table(data, colWidths=self.widths, hAlign="LEFT")
         head = 1 if self.header else 0
+        from cardforge.render import fonts
+
         style = [("VALIGN", (0, 0), (-1, -1), "TOP"),
+                 ("FONTNAME", (0, 0), (-1, -1), fonts.pdf_name("sans")),  # empty cells too: no base-14 font
                  ("LEFTPADDING", (0, 0), (-1, -1), self.pad), ("RIGHTPADDING", (0, 0), (-1, -1), self.pad),
                  ("TOPPADDING", (0, 0), (-1, -1), self.pad * 0.6), ("BOTTOMPADDING", (0, 0), (-1, -1), self.pad * 0.6)]
         if head:
