@@ -212,13 +212,16 @@ TABLE_MARK = re.compile(r"<!--\s*table:\s*(.*?)\s*-->")
 
 
 def _dedupe_captions(found: list[Block]) -> list[Block]:
-    """Drop a table caption that repeats the heading just above it; keep what it adds."""
+    """Drop a table caption that repeats its section's heading; keep what it adds."""
     out: list[Block] = []
+    section = ""
     for block in found:
+        if block.kind == "heading":
+            section = block.plain.strip().lower()
+        if block.kind == "caption" and section and block.plain.strip().lower() == section:
+            continue
         if block.kind == "caption" and out and out[-1].kind == "heading":
             head, cap = out[-1].plain.strip().lower(), block.plain.strip()
-            if cap.lower() == head:
-                continue
             if cap.lower().startswith(head + " (") and cap.endswith(")"):
                 rest = cap[len(head) + 2:-1]
                 style = block.flowable.style

@@ -26,6 +26,7 @@ from cardforge.render.sheet import PAPER_MM
 from cardforge.rules.compose import SIZES, Plan, compose
 from cardforge.rules.flow import IconImages, Styles
 from cardforge.rules.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
+from cardforge.rules.playertext import DESIGNED_NOTE, designed, has_designed, players
 from cardforge.rules.source import Macros, render_source, source_path, table_source_line
 from cardforge.rules.tables import TableTooWide
 from cardforge.units import INCH, MM
@@ -115,15 +116,13 @@ def _marks(canvas, paper, cut: bool, label: str) -> None:
 
 def _title(game: Game, styles: Styles) -> list:
     meta = game.meta
-    players = meta.get("players", {})
-    who = f"{players.get('min')}–{players.get('max')} players" if players.get("min") != players.get("max") else \
-        f"{players.get('min')} player{'s' if players.get('min') != 1 else ''}"
-    facts = [who]
+    facts = [players(meta)]
     if meta.get("ages"):
-        facts.append(f"ages {meta['ages'].get('min')}+")
+        facts.append(designed(f"ages {meta['ages'].get('min')}+", meta["ages"].get("provisional")))
     if meta.get("play_time"):
         t = meta["play_time"]
-        facts.append(f"{t.get('min')}–{t.get('max')} min" if t.get("min") != t.get("max") else f"{t.get('min')} min")
+        facts.append(designed(f"{t.get('min')}–{t.get('max')} min" if t.get("min") != t.get("max")
+                              else f"{t.get('min')} min", t.get("provisional")))
     version = (game.data.get("rules_sheet") or {}).get("version", "full")
     out = [Spacer(1, styles.base * 0.6), Paragraph(game.title, styles.title)]
     if meta.get("tagline"):
@@ -134,6 +133,8 @@ def _title(game: Game, styles: Styles) -> list:
         out.append(Paragraph(f"by {meta['designer']}", styles.subtitle))
     out.append(Paragraph("<b>Quick-start rules</b> (the full rules are in the rulebook)" if version == "quick-start"
                          else "<b>Rules</b>", styles.subtitle))
+    if has_designed(game):
+        out.append(Paragraph(f"<font size='{styles.base * 0.85:.2f}'>{DESIGNED_NOTE}</font>", styles.subtitle))
     out.append(FrameBreak())
     return out
 
