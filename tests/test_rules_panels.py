@@ -149,3 +149,36 @@ def test_a_table_wider_than_a_panel_is_diagnosed_on_its_line(tmp_path):
     line = len(sheet.read_text().splitlines()) - 2
     assert re.search(rf"sheet\.md:{line}(:\d+)?: error\[rules-table-too-wide\]: table 'Heading0 \| Heading1", result.output), result.output
     assert not (root / "output" / "mini" / "rules.pdf").exists() or before
+
+
+def sentences_of(markdown: str, game) -> list[str]:
+    """The sentences of every paragraph and list item (not tables) of rendered Markdown;
+    an icon token becomes the icon's text (a text icon) or nothing (a picture)."""
+    out = []
+
+    def walk(tokens):
+        for tok in tokens:
+            if tok["type"] in ("paragraph", "block_text"):
+                if [c["type"] for c in tok["children"]] == ["strong"]:
+                    continue  # a table's caption (shortened under a heading that says it)
+                text = re.sub(r"\{([\w-]+)\}", lambda m: f" {getattr(game.icons.get(m.group(1)), 'text', None) or ''} ",
+                              _plain(tok["children"]))
+                out.extend(s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", " ".join(text.split())) if len(s.split()) >= 4)
+            elif tok["type"] in ("list", "list_item", "block_quote"):
+                walk(tok["children"])
+
+    walk(PARSE(markdown))
+    return out
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_sentence_is_read_whole_on_one_panel_under_a_heading(all_built, sheets, slug):
+    game, _ = load_game(all_built / "cards" / slug)
+    markdown, _ = render_source(game, "sheet")
+    texts = [squash(p.text) for p in sheets[slug]]
+    for sentence in sentences_of(markdown, game):
+        assert any(squash(sentence) in t for t in texts), f"{slug}: a sentence runs across panels: {sentence!r}"
+    for n, panel in enumerate(sheets[slug][1:], 1):  # the Gate sheet's model: every panel has its heading
+        first = panel.lines()[0]
+        assert all("Serif" in c["fontname"] for c in first), \
+            f"{slug} panel {n} does not start with a heading: {''.join(c['text'] for c in first)!r}"
