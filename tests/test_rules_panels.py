@@ -182,3 +182,15 @@ def test_every_sentence_is_read_whole_on_one_panel_under_a_heading(all_built, sh
         first = panel.lines()[0]
         assert all("Serif" in c["fontname"] for c in first), \
             f"{slug} panel {n} does not start with a heading: {''.join(c['text'] for c in first)!r}"
+
+
+def test_a_table_too_wide_for_the_rulebook_page_is_diagnosed_not_a_traceback(tmp_path):
+    root = make_project(tmp_path, "mini", source=REPO / "tests" / "fixtures" / "project")
+    book = root / "cards" / "mini" / "rulebook.md"
+    wide = "| " + " | ".join(f"Column{n}" for n in range(30)) + " |\n|" + "---|" * 30 + "\n| " + " | ".join(
+        "Everywhere" for _ in range(30)) + " |\n"
+    book.write_text(book.read_text() + "\n\n" + wide)
+    line = len(book.read_text().splitlines()) - 2
+    result = run_cli("build", "mini", "--root", str(root))
+    assert result.exit_code != 0
+    assert re.search(rf"rulebook\.md:{line}(:\d+)?: error\[rules-table-too-wide\]", result.output), result.output
