@@ -193,6 +193,13 @@ class Sheet:
         self.room = room
         self.heights = [sum(a.height for a in u.atoms) for u in found]
         self._cont: dict[int, Atom] = {}
+        # prefix sums: unit heights, and the header height of each table where its rows begin
+        self.tables = [next((a.table for a in u.atoms if a.table is not None), None) for u in found]
+        self.sums, self.heads = [0.0], [0.0]
+        for k, unit in enumerate(found):
+            self.sums.append(self.sums[-1] + self.heights[k])
+            starts = self.tables[k] is not None and (k == 0 or self.tables[k - 1] is not self.tables[k])
+            self.heads.append(self.heads[-1] + (self.tables[k].header_height if starts else 0.0))
 
     def continuation(self, section: Block) -> Atom:
         key = id(section)
@@ -205,15 +212,16 @@ class Sheet:
     def height(self, i: int, j: int) -> float:
         """Height (pt) of units i..j-1 on one panel, with a continued heading and table header."""
         first = self.units[i]
-        h = sum(self.heights[i:j])
+        h = self.sums[j] - self.sums[i]
         lead = first.atoms[0]
         if not first.opens and first.section is not None:
             cont = self.continuation(first.section)
             h += cont.height - cont.space_before
         else:
             h -= lead.space_before
-        tables = {id(a.table): a.table for u in self.units[i:j] for a in u.atoms if a.table is not None}
-        h += sum(t.header_height for t in tables.values())
+        h += self.heads[j] - self.heads[i]  # each table whose rows begin here prints its header
+        if i > 0 and self.tables[i] is not None and self.tables[i] is self.tables[i - 1]:
+            h += self.tables[i].header_height  # a table continued from the panel before repeats it
         return h
 
     def greedy(self) -> int | None:
