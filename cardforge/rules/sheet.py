@@ -2,11 +2,12 @@
 
 The sheet's sixteen 3.125 x 2 in cells (see :mod:`cardforge.rules.fold`) are platypus
 frames taken in :data:`~cardforge.rules.fold.READING_ORDER`: the title cell, generated from
-the game's metadata, then the rendered ``sheet.md`` flowing through the other fifteen. The
-type steps down from 8 pt to a legible minimum of 6 pt until the text fits; if it does not
-fit at 6 pt, :func:`fit_sheet` says by how many cells, and no sheet is written. Page 1 is
-the front with solid cut lines and dotted fold lines; page 2 the back, laid out for
-long-edge duplex (each back cell behind its front cell).
+the game's metadata, then fifteen panels composed by :mod:`cardforge.rules.compose` from the
+rendered ``sheet.md`` (whole paragraphs, list items and table rows per panel, headings kept
+with their text, balanced, at the largest type size from 9 pt down to 6 pt that fits). If it
+does not fit at 6 pt, :func:`compile_sheet` says by how many cells, and no sheet is written.
+Page 1 is the front with solid cut lines and dotted fold lines; page 2 the back, laid out
+for long-edge duplex (each back cell behind its front cell).
 """
 from __future__ import annotations
 
