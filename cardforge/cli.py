@@ -131,6 +131,9 @@ def build(
             for path in result.written:
                 fresh = path.name in result.rendered
                 err.print(f"{'[green]wrote[/]' if fresh else '[dim]cached[/]'} {display_path(path)}", highlight=False)
+            for note in result.diagnostics:  # the rules sheet's type size, as the build chose it
+                if note.code == "rules-sheet-fit":
+                    err.print(f"      {note.message}", highlight=False)
         else:
             failed = True
             err.print(f"[red]not built[/] {result.slug}: fix the errors below"
