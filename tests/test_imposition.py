@@ -125,8 +125,8 @@ def test_one_sided_fronts_and_backs_match_the_duplex_deck(tmp_path):
     root = make_project(tmp_path, "gate")
     assert run_cli("build", "gate", "--root", str(root), "--export", "one-sided").exit_code == 0
     out = root / "output/gate"
-    with pdfplumber.open(out / "deck.pdf") as deck, pdfplumber.open(out / "deck-fronts.pdf") as fronts, \
-            pdfplumber.open(out / "deck-backs.pdf") as backs:
+    with pdfplumber.open(out / "deck.pdf") as deck, pdfplumber.open(out / "one-sided/deck-fronts.pdf") as fronts, \
+            pdfplumber.open(out / "one-sided/deck-backs.pdf") as backs:
         assert len(fronts.pages) == len(backs.pages) == len(deck.pages) // 2
         for k in range(len(fronts.pages)):
             def card_words(page):  # upright text: the cards (the page label and ruler run along the margin)
