@@ -3,7 +3,8 @@
 Read everything, then write: :func:`compile_game` loads, validates and checks the whole
 game before anything is drawn; :func:`build_game` renders each output to a temporary file
 beside its destination and moves it into place only when every output of the game has
-been rendered, so a failed build leaves the previous output intact.
+been rendered, so a failed build leaves the previous output intact. One build of a game runs
+at a time (a lock, see :mod:`cardforge.staging`); staging folders never outlive a build.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardforge.budget import BudgetExceeded
 from cardforge.checks import run_checks
 from cardforge.diagnostics import Diagnostic, diag, has_errors
 from cardforge.errata import accept_findings, apply_errata
@@ -23,6 +25,8 @@ from cardforge.model import Game
 from cardforge.render.deck import DeckOptions, copies, render_deck
 from cardforge.render.icons import IconError
 from cardforge.render.sheet import ImpositionError
+from cardforge.staging import STAGING_PREFIX, OutputError, build_lock, prepare
+from cardforge.templates import TemplateFailure
 from cardforge.validate import validate_cards
 
 
@@ -203,33 +207,53 @@ def build_game(compiled: Compiled, project: Project, options: BuildOptions = Bui
             return BuildResult(slug, [], problems)
         problems.append(diag("build-forced", f"{slug}: built despite errors because of --force; check the output"))
     target = project.output / slug
-    target.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=target))
-    total = len(copies(game))
     try:
-        for _, writer in artefacts(options):
-            notes = writer(compiled, staging, options, (lambda n: progress(n, total)) if progress else None)
-            if isinstance(notes, list):
-                problems += [d for d in notes if isinstance(d, Diagnostic)]
-    except RenderError as exc:
+        prepare(target)
+        with build_lock(target):
+            return _build_staged(compiled, target, options, progress, problems)
+    except OutputError as exc:
+        return BuildResult(slug, [], [d for d in problems if d.code != "build-forced"] + [exc.diagnostic])
+
+
+def _build_staged(compiled: Compiled, target: Path, options: BuildOptions, progress, problems: list) -> BuildResult:
+    """Render every output into a staging folder of ``target``, then move them into place.
+
+    The staging folder is removed however this ends (a killed build's is swept by the next).
+    """
+    game = compiled.game
+    slug = game.slug
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=target))
+    kept = lambda: [d for d in problems if d.code != "build-forced"]  # noqa: E731
+    try:
+        total = len(copies(game))
+        try:
+            for _, writer in artefacts(options):
+                notes = writer(compiled, staging, options, (lambda n: progress(n, total)) if progress else None)
+                if isinstance(notes, list):
+                    problems += [d for d in notes if isinstance(d, Diagnostic)]
+        except RenderError as exc:
+            return BuildResult(slug, [], kept() + exc.diagnostics)
+        except (ImpositionError, IconError, OSError, TemplateFailure, BudgetExceeded) as exc:
+            code = {IconError: "icon-file", ImpositionError: "layout-invalid", TemplateFailure: "template-invalid",
+                    BudgetExceeded: "template-budget"}.get(type(exc), "write-failed")
+            where = {}
+            if isinstance(exc, IconError):  # place it on the icon's line in game.yaml
+                name = next((n for n, icon in game.icons.items() if icon.svg == exc.svg), None)
+                if name:
+                    where = dict(file=game.source.file, line=game.source.line("icons", name, "svg"))
+            problems.append(diag(code, f"{slug}: {exc}", **where))
+            return BuildResult(slug, [], kept())
+        written = []
+        try:
+            for produced in sorted(staging.iterdir()):
+                destination = target / produced.name
+                if destination.is_dir() and not destination.is_symlink():
+                    shutil.rmtree(destination)  # a folder output (print-shop/) is replaced whole
+                os.replace(produced, destination)
+                written.append(destination)
+        except OSError as exc:
+            problems.append(diag("write-failed", f"{slug}: {exc}", file=display_path(target)))
+            return BuildResult(slug, written, kept())
+        return BuildResult(slug, written, problems)
+    finally:
         shutil.rmtree(staging, ignore_errors=True)
-        return BuildResult(slug, [], [d for d in problems if d.code != "build-forced"] + exc.diagnostics)
-    except (ImpositionError, IconError, OSError) as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        code = "write-failed" if isinstance(exc, OSError) else ("icon-file" if isinstance(exc, IconError) else "layout-invalid")
-        where = {}
-        if isinstance(exc, IconError):  # place it on the icon's line in game.yaml
-            name = next((n for n, icon in game.icons.items() if icon.svg == exc.svg), None)
-            if name:
-                where = dict(file=game.source.file, line=game.source.line("icons", name, "svg"))
-        problems.append(diag(code, f"{slug}: {exc}", **where))
-        return BuildResult(slug, [], [d for d in problems if d.code != "build-forced"])
-    written = []
-    for produced in sorted(staging.iterdir()):
-        destination = target / produced.name
-        if destination.is_dir():
-            shutil.rmtree(destination)
-        os.replace(produced, destination)
-        written.append(destination)
-    shutil.rmtree(staging, ignore_errors=True)
-    return BuildResult(slug, written, problems)

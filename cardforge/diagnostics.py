@@ -48,6 +48,20 @@ CODES: dict[str, Code] = _codes(
     Code("pack-structure", "load", E, "a game pack file does not have the expected shape"),
     Code("card-type-unknown", "load", E, "a card names a type that game.yaml does not declare"),
     Code("card-duplicate", "load", E, "two card entries of one type share a name (use quantity)"),
+    # limits and confinement: hostile or broken input is refused before it costs anything
+    Code("path-outside-pack", "limits", E, "a file a pack names lies outside the pack and project (or is a URL)"),
+    Code("file-special", "limits", E, "a file a pack names is not a regular file (a FIFO, device or folder)"),
+    Code("file-too-large", "limits", E, "an input file is larger than cardforge reads"),
+    Code("yaml-too-complex", "limits", E, "a YAML file has too many nodes, aliases or levels of nesting"),
+    Code("value-too-large", "limits", E, "a quantity or a string is larger than a card can hold"),
+    Code("value-invalid", "limits", E, "a value makes no sense: min above max, a part of itself, NaN, a bad colour"),
+    Code("text-control", "limits", E, "card text holds a control or bidirectional-override character"),
+    Code("glyph-missing", "limits", E, "card text holds characters that no shipped font can print"),
+    Code("template-invalid", "limits", E, "a layout template does not render for a card (undefined field, error)"),
+    Code("template-budget", "limits", E, "a layout template or rules source ran over its operation or time budget"),
+    Code("rule-budget", "limits", E, "a declarative rule ran over its operation or time budget"),
+    Code("schema-remote-ref", "limits", E, "a JSON Schema $ref points at a URL (never fetched)"),
+    Code("schema-pattern", "limits", E, "a JSON Schema pattern cannot run without backtracking (RE2)"),
     # schema: every card against its type's JSON Schema
     Code("schema", "schema", E, "a card breaks its card type's JSON Schema"),
     Code("schema-invalid", "schema", E, "a card type's JSON Schema is itself not a valid schema"),
@@ -84,6 +98,8 @@ CODES: dict[str, Code] = _codes(
     # build
     Code("build-forced", "build", W, "the build went on despite errors because of --force"),
     Code("write-failed", "build", E, "an output file could not be written"),
+    Code("build-locked", "build", E, "another build of the same game is running (output/<game>/.lock)"),
+    Code("internal-error", "build", E, "cardforge itself failed: a bug to report, with the log file named"),
 )
 
 

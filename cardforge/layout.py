@@ -9,6 +9,7 @@ and returns a :class:`Layout` per card type. Rendering only draws what is resolv
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -91,6 +92,8 @@ class LayoutSet:
     file: str
     by_type: dict[str, Layout] = field(default_factory=dict)
     backs: dict[str, Face] = field(default_factory=dict)
+    source: Source | None = None  # the layout file's line map (for checks that place findings)
+    data: dict = field(default_factory=dict)  # the layout file as written (before extends)
 
 
 def layout_path(layouts_dir: Path, slug: str) -> Path:
@@ -115,17 +118,20 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
     invalid. Every card type of the game must have a layout (``layout-missing``).
     """
     path = layout_path(layouts_dir, game.slug)
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None, [diag("layout-missing", f"no layout file for {game.slug!r}", file=str(path),
                            hint=f"create {path} with a layout for each card type")]
     data, source, problems = read_yaml(path)
     if source is None:
         return None, problems
+    if data is None:
+        return None, [diag("layout-missing", f"{source.file} is empty", file=source.file, line=1,
+                           hint=f"give it `layouts:` with a layout for each card type")]
     problems += validate(data, _schema_validator(), source, code="layout-invalid")
     if problems:
         return None, problems
     data = data or {}
-    result = LayoutSet(file=source.file)
+    result = LayoutSet(file=source.file, source=source, data=data)
     sizes = {name: (parse_length(w), parse_length(h)) for name, (w, h) in (data.get("sizes") or {}).items()}
     raw = data.get("layouts") or {}
     for name in raw:
@@ -218,6 +224,10 @@ def _resolve(name: str, merged: dict, sizes: dict, source: Source) -> tuple[Layo
         return None, [diag("layout-invalid", f"layout {name!r} has unknown size {size_value!r}",
                            file=source.file, line=source.line("layouts", name, "size"),
                            hint=did_you_mean(size_value, list(SIZE_PRESETS_MM) + list(sizes)))]
+    if not all(0 < side <= 600 * 72 / 25.4 for side in size):  # NaN fails too
+        return None, [diag("layout-invalid", f"layout {name!r}: card size {size[0] / 72 * 25.4:g} x "
+                           f"{size[1] / 72 * 25.4:g} mm; each side must be more than 0 and at most 600 mm",
+                           file=source.file, line=source.line("layouts", name, "size"))]
     origin = merged.pop("__origin__")
     front, face_problems = _face(merged, source, ("layouts", name), origin["elements"])
     problems += face_problems

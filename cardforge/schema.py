@@ -30,7 +30,9 @@ def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -
     full = dict(schema)
     if defs:
         full["$defs"] = {**defs, **full.get("$defs", {})}
-    return Draft202012Validator(full)
+    from cardforge.schemaguard import REGISTRY, SafeValidator
+
+    return SafeValidator(full, registry=REGISTRY)  # RE2 patterns, no retrieval (see cardforge.schemaguard)
 
 
 def check_defs(defs: dict[str, Any]) -> None:
@@ -49,6 +51,8 @@ def validate(instance: Any, validator: Draft202012Validator, source: Source,
         if error.context and error.validator in ("oneOf", "anyOf"):
             error = best_match(error.context) or error
         path = tuple(error.absolute_path)
+        if "propertyNames" in error.relative_schema_path:
+            path = path + (error.instance,)  # a bad key: place it on the key itself
         match = _UNEXPECTED.search(error.message)
         if match and error.validator in ("additionalProperties", "unevaluatedProperties"):
             path = path + (match.group(1),)

@@ -7,21 +7,25 @@ measure. See each module for its codes.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import counts, glossary, icons, references, rules, rulesource, textfit
+from cardforge.checks import counts, faces, glossary, icons, references, rules, rulesource, text, textfit, values
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
 # family -> check; the schema family runs before these (cardforge.validate)
 FAMILIES: dict[str, Check] = {
+    "values": values.check,  # first: later families skip layouts with senseless values
     "references": references.check,
     "counts": counts.check,
     "icons": icons.check,
     "glossary": glossary.check,
+    "text": text.check,
+    "faces": faces.check,
     "text-fit": textfit.check,
     "rules": rules.check,
     "rules-source": rulesource.check,
@@ -31,6 +35,10 @@ FAMILIES: dict[str, Check] = {
 def run_checks(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     """Run every check family on ``game``; returns all findings."""
     found: list[Diagnostic] = []
-    for check in FAMILIES.values():
-        found += check(game, layouts)
+    insane = values.insane_layouts(layouts)
+    sane = layouts
+    if insane:  # measuring a zero-size card or a 10,000 pt font is pointless (and slow)
+        sane = dataclasses.replace(layouts, by_type={t: lay for t, lay in layouts.by_type.items() if t not in insane})
+    for name, check in FAMILIES.items():
+        found += check(game, layouts if name == "values" else sane)
     return found

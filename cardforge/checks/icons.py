@@ -7,6 +7,7 @@ elements), or a layout draws it (an ``icon:`` element or a token in a template).
 """
 from __future__ import annotations
 
+import os
 import re
 
 from cardforge.checks.common import card_texts, icon_keys
@@ -14,6 +15,7 @@ from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.markup import icons_in
 from cardforge.model import Game
+from cardforge.render.icons import inspect_svg
 from cardforge.suggest import did_you_mean
 
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]*")
@@ -51,9 +53,13 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     used |= layout_icons(layouts)
     src = game.source
     for name, icon in game.icons.items():
-        if icon.svg is not None and not icon.svg.is_file():
-            found.append(diag("icon-file", f"icon {name!r}: SVG file {icon.svg.name} does not exist",
-                              file=src.file, line=src.line("icons", name, "svg")))
+        where = dict(file=src.file, line=src.line("icons", name, "svg"), column=src.column("icons", name, "svg"))
+        if icon.svg is not None and not os.path.lexists(icon.svg):
+            found.append(diag("icon-file", f"icon {name!r}: SVG file {icon.svg.name} does not exist", **where))
+        elif icon.svg is not None:
+            problem = inspect_svg(icon.svg)
+            if problem:
+                found.append(diag(problem[0], f"icon {name!r}: {icon.svg.name} {problem[1]}", **where))
         if name not in used:
             found.append(diag("icon-unused", f"icon {name!r} ({icon.label}) is used by no card and no layout",
                               file=src.file, line=src.line("icons", name)))

@@ -6,7 +6,11 @@ layout engine's (:func:`cardforge.render.card.fit_face`), so the report matches 
 """
 from __future__ import annotations
 
+from jinja2 import TemplateError
+
+from cardforge.budget import BudgetExceeded
 from cardforge.diagnostics import Diagnostic, diag
+from cardforge.templates import TemplateFailure
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.render import card as card_render
@@ -28,7 +32,11 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         if back is not None and game.card_types[card.type].back == "own":
             faces.append(("back", back, ctx))
         for side, face, face_ctx in faces:
-            for fitted in card_render.fit_face(face, face_ctx, game):
+            try:
+                fits = card_render.fit_face(face, face_ctx, game)
+            except (TemplateError, TemplateFailure, BudgetExceeded):
+                continue  # reported by the faces family
+            for fitted in fits:
                 block, el = fitted.block, fitted.element
                 if block.fits:
                     continue

@@ -8,8 +8,10 @@ a PDF holds each icon image once however many cards use it.
 from __future__ import annotations
 
 import io
+import re
 from functools import lru_cache
 from pathlib import Path
+from xml.etree import ElementTree
 
 import cairosvg
 from reportlab.lib.colors import HexColor, white
@@ -17,6 +19,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.model import Icon
+from cardforge.paths import InputFileError, read_limited
 from cardforge.render import fonts
 
 RASTER_PX = 256  # an icon is printed at most ~12 mm wide: 256 px is > 500 dpi there
@@ -30,19 +33,66 @@ class IconError(Exception):
         self.svg = svg
 
 
+MAX_SVG_BYTES = 2 * 1024 * 1024
+_LINK = re.compile(r"^\s*(#|data:)")
+
+
+def _no_fetch(url, *args, **kwargs):
+    raise ValueError(f"{url}: icons are self-contained; cardforge fetches nothing")
+
+
+def inspect_svg(svg: Path) -> tuple[str, str] | None:
+    """Why ``svg`` cannot be an icon, as ``(code, message)``, or None when it can.
+
+    The message completes "icon file X ..."; the code is ``file-special``,
+    ``file-too-large`` or ``icon-file``.
+    Refused: a file that is not a regular file or is over :data:`MAX_SVG_BYTES`, not UTF-8
+    (a PNG named .svg), not well-formed XML, not an ``<svg>``, declaring a DOCTYPE or
+    entities (which could expand without end or read other files), or linking anything
+    but its own fragments and ``data:`` URIs (no network, no other files).
+    """
+    try:
+        raw = read_limited(svg, MAX_SVG_BYTES)
+    except InputFileError as exc:
+        return exc.diagnostic.code, exc.diagnostic.message.removeprefix(str(svg)).strip()
+    except OSError as exc:
+        return "icon-file", f"cannot be read: {exc.strerror}"
+    if raw.startswith(b"\x89PNG"):
+        return "icon-file", "is a PNG image, not an SVG: save the icon as SVG (vector) or convert it"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "icon-file", "is not an SVG (not UTF-8 text: an image of another format named .svg?)"
+    if "<!DOCTYPE" in text or "<!ENTITY" in text:
+        return "icon-file", "declares a DOCTYPE or entities; remove them (icons need neither)"
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError as exc:
+        return "icon-file", f"is not well-formed XML ({exc})"
+    if not root.tag.endswith("svg"):
+        return "icon-file", f"is not an SVG: its root element is <{root.tag.split('}')[-1]}>"
+    for el in root.iter():
+        for key, value in el.attrib.items():
+            if key.split("}")[-1] in ("href", "src") and not _LINK.match(value):
+                return "icon-file", f"links {value!r}; an icon must be self-contained (no other files, no network)"
+        if el.tag.split("}")[-1] == "style" and el.text and "url(" in el.text and not re.search(r"url\(\s*['\"]?(#|data:)", el.text):
+            return "icon-file", "loads a resource with url() in its style; an icon must be self-contained"
+    return None
+
+
 @lru_cache(maxsize=512)
 def rasterise(svg: Path, color: str, px: int = RASTER_PX) -> bytes:
     """PNG bytes of ``svg`` recoloured to ``color`` (``#rrggbb``), ``px`` pixels square.
 
     Raises :class:`IconError` when the file is missing or not an SVG cairosvg can draw.
     """
+    problem = inspect_svg(svg)
+    if problem:
+        raise IconError(f"icon file {svg} {problem[1]}", svg)
+    text = read_limited(svg, MAX_SVG_BYTES).decode("utf-8").replace("currentColor", color)
     try:
-        text = svg.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise IconError(f"icon file {svg} cannot be read: {exc.strerror}", svg) from None
-    text = text.replace("currentColor", color)
-    try:
-        return cairosvg.svg2png(bytestring=text.encode("utf-8"), output_width=px, output_height=px)
+        return cairosvg.svg2png(bytestring=text.encode("utf-8"), output_width=px, output_height=px,
+                                url_fetcher=_no_fetch, unsafe=False)
     except Exception as exc:  # cairosvg raises many parser exception types
         raise IconError(f"icon file {svg} cannot be drawn: {exc}", svg) from None
 

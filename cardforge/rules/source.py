@@ -25,6 +25,7 @@ Raises nothing: template errors become ``rules-template`` diagnostics on the sou
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,9 @@ from jinja2 import TemplateError, TemplateSyntaxError
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.load import display_path
 from cardforge.model import Game
-from cardforge.templates import environment
+from cardforge.budget import BudgetExceeded
+from cardforge.paths import InputFileError, read_limited, resolve_inside
+from cardforge.templates import TemplateFailure, environment, evaluate
 
 SOURCES = {"rulebook": "rulebook.md", "sheet": "sheet.md"}
 STRICT = environment(strict=True)
@@ -133,18 +136,30 @@ def render_source(game: Game, kind: str) -> tuple[str | None, list[Diagnostic]]:
     """The Markdown of the game's ``kind`` source ("rulebook" or "sheet"), or None if absent/broken."""
     path = source_path(game, kind)
     name = display_path(path)
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None, [diag("rules-missing", f"{game.slug} has no {SOURCES[kind]}", file=name,
                            hint=f"write the {kind} as Markdown with jinja2 in {name}")]
+    inside = resolve_inside(game.root, SOURCES[kind], file=name, what="rules source", must_exist=True)
+    if isinstance(inside, Diagnostic):
+        return None, [inside]
     try:
-        template = strict_template(path.read_text(encoding="utf-8"))
-        return template.render(Macros(game).context()), []
+        text = read_limited(path, display=name).decode("utf-8")
+        template = strict_template(text)
+        return evaluate(template.render, Macros(game).context()), []
+    except InputFileError as exc:
+        return None, [exc.diagnostic]
     except TemplateSyntaxError as exc:
         return None, [diag("rules-template", exc.message or str(exc), file=name, line=exc.lineno or 0)]
     except UnicodeDecodeError as exc:
         return None, [diag("rules-template", f"not UTF-8 text: {exc.reason}", file=name,
                            hint="save the file as UTF-8")]
-    except (TemplateError, KeyError, TypeError, ValueError) as exc:
+    except BudgetExceeded as exc:
+        return None, [diag("template-budget", f"{SOURCES[kind]} was stopped: {exc}", file=name,
+                           line=_template_line(exc), hint="the rules render the game's data once; simplify the template")]
+    except TemplateFailure as exc:
+        cause = exc.__cause__ or exc
+        return None, [diag("rules-template", str(exc), file=name, line=_template_line(cause))]
+    except (TemplateError, KeyError, TypeError, ValueError, OSError) as exc:
         line = _template_line(exc)
         return None, [diag("rules-template", f"{type(exc).__name__}: {exc}", file=name, line=line)]
 
