@@ -39,6 +39,11 @@ def font_chars(face: str) -> frozenset[int]:
     return frozenset(pdfmetrics.getFont(fonts.pdf_name(face)).face.charToGlyph)
 
 
+@lru_cache(maxsize=None)
+def _printable(faces: frozenset[str]) -> frozenset[int]:
+    return frozenset.intersection(*(font_chars(f) for f in faces))
+
+
 def _faces(card: Card, layouts: LayoutSet | None, field: str) -> set[str]:
     """The fonts that print ``field`` of ``card`` (with their bold and italic faces)."""
     from cardforge.render.fonts import FAMILIES, FAMILY_OF, FONTS
@@ -49,9 +54,8 @@ def _faces(card: Card, layouts: LayoutSet | None, field: str) -> set[str]:
         for el in face.elements if face else ():
             if el.kind == "text" and (el.field == field or (el.template and f"card.{field}" in el.template)):
                 faces.add(el.style.font)
-    faces = faces or {"sans"}
-    return {f for face in faces for f in FAMILIES.get(FAMILY_OF.get(face, "sans"), (face,)) if f in FONTS} | \
-        {f for f in faces if f in FONTS}
+    faces = faces or {"sans"}  # with its bold and italic, which **markup** picks
+    return {f for face in faces for f in (FAMILIES[FAMILY_OF[face]] if face in FAMILY_OF else (face,)) if f in FONTS}
 
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
@@ -84,7 +88,7 @@ def _control(field: TextField) -> list[Diagnostic]:
 
 
 def _glyphs(field: TextField, faces: set[str]) -> list[Diagnostic]:
-    have = frozenset.intersection(*(font_chars(f) for f in faces))
+    have = _printable(frozenset(faces))
     missing = [(i, ch) for i, ch in enumerate(field.text)
                if ord(ch) not in have and not ch.isspace() and unicodedata.category(ch) != "Cc" and ord(ch) not in BIDI]
     if not missing:

@@ -37,10 +37,6 @@ MAX_SVG_BYTES = 2 * 1024 * 1024
 _LINK = re.compile(r"^\s*(#|data:)")
 
 
-def _no_fetch(url, *args, **kwargs):
-    raise ValueError(f"{url}: icons are self-contained; cardforge fetches nothing")
-
-
 def inspect_svg(svg: Path) -> tuple[str, str] | None:
     """Why ``svg`` cannot be an icon, as ``(code, message)``, or None when it can.
 
@@ -91,8 +87,8 @@ def rasterise(svg: Path, color: str, px: int = RASTER_PX) -> bytes:
         raise IconError(f"icon file {svg} {problem[1]}", svg)
     text = read_limited(svg, MAX_SVG_BYTES).decode("utf-8").replace("currentColor", color)
     try:
-        return cairosvg.svg2png(bytestring=text.encode("utf-8"), output_width=px, output_height=px,
-                                url_fetcher=_no_fetch, unsafe=False)
+        # unsafe=False: cairosvg resolves no entities and fetches nothing but data: URLs
+        return cairosvg.svg2png(bytestring=text.encode("utf-8"), output_width=px, output_height=px, unsafe=False)
     except Exception as exc:  # cairosvg raises many parser exception types
         raise IconError(f"icon file {svg} cannot be drawn: {exc}", svg) from None
 
