@@ -70,7 +70,7 @@ CODES: dict[str, Code] = _codes(
     Code("layout-invalid", "layout", E, "a layout entry is unknown or has a bad value"),
     Code("layout-cycle", "layout", E, "layouts extend each other in a cycle"),
     Code("layout-unsafe", "layout", W, "a text box reaches into the safe margin inside the trim"),
-    Code("icon-file", "layout", E, "an icon's SVG file is missing or cannot be rasterised"),
+    Code("icon-file", "layout", E, "an icon's SVG file is missing or cannot be drawn"),
     # errata: explicit corrections of the seed as printed (errata.yaml)
     Code("errata-applied", "errata", I, "an erratum from errata.yaml corrects a card as printed"),
     Code("errata-stale", "errata", E, "an erratum does not match the card as printed (fixed twice, or mistyped)"),
@@ -95,6 +95,9 @@ CODES: dict[str, Code] = _codes(
     Code("rules-missing", "rules-compiler", W, "a game pack has no rules source (rulebook.md, sheet.md)"),
     Code("rules-template", "rules-compiler", E, "a rules source does not render (jinja2 syntax or data error)"),
     Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size"),
+    # new: scaffolding a game pack (cardforge new)
+    Code("slug-invalid", "new", E, "a new game pack's name is not a valid folder name"),
+    Code("pack-exists", "new", E, "cardforge new would overwrite an existing game pack or layout"),
     # build
     Code("build-forced", "build", W, "the build went on despite errors because of --force"),
     Code("write-failed", "build", E, "an output file could not be written"),

@@ -1,0 +1,96 @@
+"""Commands for bringing your own game: ``new``, ``import``, ``export-cards``, ``schema``.
+
+Each command parses its options and calls a library function (:mod:`cardforge.scaffold`,
+:mod:`cardforge.sources`, :mod:`cardforge.schema_export`); :func:`register` adds them to
+the ``cardforge`` command. Refusals and problems are diagnostics on standard error with a
+non-zero exit, never a traceback.
+"""
+from __future__ import annotations
+
+import enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from cardforge.diagnostics import Diagnostic, has_errors
+from cardforge.load import display_path
+from cardforge.report import print_diagnostics, summary
+
+err = Console(stderr=True)
+Root = Annotated[Path, typer.Option("--root", help="Project folder holding cards/, layouts/ and output/.", file_okay=False)]
+
+
+def _fail(problems: list[Diagnostic]) -> None:
+    print_diagnostics(err, problems)
+    err.print(summary(problems), highlight=False)
+    raise typer.Exit(1)
+
+
+def new(
+    slug: Annotated[str, typer.Argument(help="The game pack's folder name: lowercase letters, digits and hyphens (my-game).", show_default=False)],
+    title: Annotated[Optional[str], typer.Option(help="The game's title (default: from the slug, my-game -> My Game).")] = None,
+    players: Annotated[str, typer.Option(help="Player count, MIN-MAX (2-4) or one number (1 for solitaire).")] = "2-4",
+    card_size: Annotated[str, typer.Option("--card-size", help="A size preset (poker, poker-metric, bridge, mini-euro, mini-usa, tarot, square) or WIDTHxHEIGHT in mm (70x120).")] = "poker",
+    root: Root = Path("."),
+) -> None:
+    """Start a new game pack: cards/SLUG/ (game.yaml, cards.yaml with two example cards, sheet.md,
+    rulebook.md, icons/) and layouts/SLUG.yaml, every file commented for a first reader, plus the
+    editor schemas in schemas/SLUG/. It checks clean and builds as it stands: edit it from there.
+
+    Nothing is written when the pack or its layout exists already."""
+    from cardforge.scaffold import NewGame, ScaffoldError, new_pack, parse_card_size, parse_players
+
+    try:
+        spec = NewGame(slug=slug, title=title or slug.replace("-", " ").title(),
+                       players=parse_players(players), card_size=parse_card_size(card_size))
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    try:
+        written = new_pack(root.resolve(), spec)
+    except ScaffoldError as exc:
+        _fail(exc.diagnostics)
+    written += _schemas(root.resolve(), [slug])
+    for path in written:
+        err.print(f"[green]wrote[/] {display_path(path)}", highlight=False)
+    err.print(f"next: edit cards/{slug}/, then `cardforge check {slug}` and `cardforge build {slug}`", highlight=False)
+
+
+def _schemas(root: Path, slugs: list[str] | None) -> list[Path]:
+    """Write the editor schemas of the packs ``slugs``; a pack that does not load is a failure."""
+    from cardforge.build import Project
+    from cardforge.load import load_game
+    from cardforge.schema_export import write_schemas
+
+    packs, problems = Project(root).packs(slugs)
+    written = []
+    for pack in packs:
+        game, found = load_game(pack)
+        if game is None:
+            problems += found
+            continue
+        written += write_schemas(game, root)
+    if has_errors(problems):
+        _fail(problems)
+    return written
+
+
+def schema(
+    games: Annotated[Optional[list[str]], typer.Argument(help="Game pack slugs; all packs when omitted.", show_default=False)] = None,
+    root: Root = Path("."),
+) -> None:
+    """Write JSON Schemas for editors to schemas/GAME/: game.schema.json, layout.schema.json and
+    cards.schema.json (every card type's schema, chosen by the card's `type`).
+
+    A YAML file whose first line is `# yaml-language-server: $schema=../../schemas/GAME/cards.schema.json`
+    gets completion and red underlines in VS Code's YAML extension. Run it again after changing
+    card_types in game.yaml."""
+    for path in _schemas(root.resolve(), games):
+        err.print(f"[green]wrote[/] {display_path(path)}", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the commands of this module to the ``cardforge`` command."""
+    app.command("new")(new)
+    app.command("schema")(schema)
