@@ -42,7 +42,10 @@ def flat(value, game: Game) -> str:
     """A nested card field as one line of card markup: icon counts become icons, true flags their name."""
     if isinstance(value, dict):
         if value and all(k in game.icons and isinstance(v, int) and not isinstance(v, bool) for k, v in value.items()):
-            return tally(value)
+            try:
+                return tally(value)
+            except TypeError:  # more icons than tally draws: shown as numbers
+                pass
         parts = []
         for k, v in value.items():
             if v is True:
