@@ -13,7 +13,8 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import counts, faces, glossary, icons, references, rules, rulesource, text, textfit, values
+from cardforge.checks import (components, counts, faces, glossary, icons, references, rules, rulesource, stacks,
+                              text, textfit, values)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -22,6 +23,8 @@ FAMILIES: dict[str, Check] = {
     "values": values.check,  # first: later families skip layouts with senseless values
     "references": references.check,
     "counts": counts.check,
+    "stacks": stacks.check,
+    "components": components.check,
     "icons": icons.check,
     "glossary": glossary.check,
     "text": text.check,
