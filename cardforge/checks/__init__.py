@@ -13,8 +13,8 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import (components, counts, faces, glossary, icons, references, rules, rulesource, stacks,
-                              text, textfit, values)
+from cardforge.checks import (charts, components, counts, faces, glossary, icons, playertext, references, rules,
+                              rulesource, stacks, text, textfit, values)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -32,6 +32,8 @@ FAMILIES: dict[str, Check] = {
     "text-fit": textfit.check,
     "rules": rules.check,
     "rules-source": rulesource.check,
+    "player-text": playertext.check,
+    "charts": charts.check,
 }
 
 
