@@ -182,8 +182,8 @@ def table_source_line(game: Game, kind: str, name: str) -> tuple[str, int]:
     table whose header names it; line 1 when it cannot be told."""
     path = source_path(game, kind)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = read_limited(path, display=display_path(path)).decode("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError, InputFileError):
         return display_path(path), 1
     call = re.compile(r"table\(\s*['\"]" + re.escape(name) + r"['\"]")
     first = name.split(" | ")[0].strip()
