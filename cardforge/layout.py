@@ -18,6 +18,7 @@ from cardforge.diagnostics import Diagnostic, diag
 from cardforge.load import read_yaml
 from cardforge.model import Game, Source
 from cardforge.render.fonts import FONTS
+from cardforge.render.repeat import Repeat
 from cardforge.render.text import TextStyle
 from cardforge.schema import validate
 from cardforge.units import parse_length
@@ -52,6 +53,14 @@ class Element:
     radius: float = 0.0
     rotate: int = 0
     line: int = 0
+    padding: float = 0.0
+    dash: tuple[float, ...] = ()
+    opacity: float = 1.0
+    sides: int = 6
+    star: bool = False
+    inner: float = 0.5
+    points: tuple[tuple[float, float], ...] = ()
+    repeat: Repeat | None = None
 
 
 @dataclass(frozen=True)
@@ -246,6 +255,13 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
         else:
             el_path = path + ("elements", el_name)
         line = source.line(*el_path)
+        missing = [key for key in ("kind", "box") if key not in el]
+        if missing:
+            problems.append(diag("layout-invalid", f"element {el_name!r} has no `{missing[0]}:`, and no layout it "
+                                 "extends gives one", file=source.file, line=line,
+                                 hint="an element of an extending layout may name only the keys it changes, "
+                                      "but the element must exist in the layout it extends"))
+            continue
         if el.get("font") and el["font"] not in FONTS:
             from cardforge.suggest import did_you_mean
 
@@ -268,13 +284,32 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
             field=el.get("field"), template=el.get("template"), when=el.get("when"), icon=el.get("icon"),
             style=style, fill=el.get("fill"), stroke=el.get("stroke"),
             stroke_width=parse_length(el.get("stroke_width", "0.5pt")),
-            radius=parse_length(el.get("radius", "0pt")), rotate=el.get("rotate", 0), line=line))
+            radius=parse_length(el.get("radius", "0pt")), rotate=el.get("rotate", 0), line=line,
+            padding=parse_length(el.get("padding", "0pt")), dash=tuple(parse_length(v) for v in el.get("dash", ())),
+            opacity=float(el.get("opacity", 1.0)), sides=el.get("sides", 6), star=el.get("star", False),
+            inner=float(el.get("inner", 0.5)),
+            points=tuple((parse_length(px), parse_length(py)) for px, py in el.get("points", ())),
+            repeat=_repeat(el.get("repeat"))))
     face = Face(background=spec.get("background", "#ffffff"),
                 border_width=parse_length(border.get("width", "0pt")),
                 border_color=border.get("color", "#000000"),
                 border_radius=parse_length(border.get("radius", "0pt")),
                 elements=tuple(elements))
     return face, problems
+
+
+def _pair(value, default=(0.0, 0.0)) -> tuple[float, float]:
+    return (parse_length(value[0]), parse_length(value[1])) if value else default
+
+
+def _repeat(spec: dict | None) -> Repeat | None:
+    if not spec:
+        return None
+    within = spec.get("within")
+    return Repeat(over=spec["over"], alias=spec.get("as", "item"), step=_pair(spec.get("step")),
+                  columns=spec.get("columns"), row_step=_pair(spec.get("row_step")),
+                  nested=bool(spec.get("nested", False)),
+                  within=tuple(parse_length(v) for v in within) if within else None)
 
 
 def _check_boxes(layout: Layout, source: Source) -> list[Diagnostic]:
@@ -285,7 +320,8 @@ def _check_boxes(layout: Layout, source: Source) -> list[Diagnostic]:
     for face in (layout.front, layout.back):
         for el in (face.elements if face else ()):
             x, y, bw, bh = el.box
-            if x < -0.01 or y < -0.01 or x + bw > w + 0.01 or y + bh > h + 0.01 or bw <= 0 or bh <= 0:
+            flat = bw < 0 or bh < 0 or (bw == 0 and bh == 0) if el.kind == "line" else bw <= 0 or bh <= 0
+            if x < -0.01 or y < -0.01 or x + bw > w + 0.01 or y + bh > h + 0.01 or flat:
                 problems.append(diag("layout-invalid",
                                      f"element {el.name!r} of layout {layout.name!r} lies outside the card's trim "
                                      f"({w / 72 * 25.4:.1f} x {h / 72 * 25.4:.1f} mm)",

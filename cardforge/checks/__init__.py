@@ -12,7 +12,7 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import counts, glossary, icons, references, rules, rulesource, textfit
+from cardforge.checks import counts, glossary, icons, layoutfit, references, rules, rulesource, textfit
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -23,6 +23,7 @@ FAMILIES: dict[str, Check] = {
     "icons": icons.check,
     "glossary": glossary.check,
     "text-fit": textfit.check,
+    "layout-fit": layoutfit.check,
     "rules": rules.check,
     "rules-source": rulesource.check,
 }

@@ -1,7 +1,9 @@
 """Text fit: card text that does not fit its layout box at the layout's minimum type size.
 
 Codes: ``text-overflow`` (error) when a text element overflows its box even at its
-``min_size``; the message says by how much (mm of height or width). The measuring is the
+``min_size``; the message says by how much (mm of height or width). Shared backs
+(``backs:``) are measured like fronts, once per back, and reported at the element's line
+in the layout file. The measuring is the
 layout engine's (:func:`cardforge.render.card.fit_face`), so the report matches the print.
 """
 from __future__ import annotations
@@ -10,7 +12,7 @@ from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.render import card as card_render
-from cardforge.render.deck import back_face
+from cardforge.render.deck import back_context, back_face
 from cardforge.units import to_mm
 
 
@@ -18,7 +20,12 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     if layouts is None:
         return []
     found = []
+    shared_seen: set[str] = set()
     for card in game.cards:
+        back_id = game.card_types[card.type].back if card.type in game.card_types else "own"
+        if back_id != "own" and back_id not in shared_seen and back_id in layouts.backs:
+            shared_seen.add(back_id)
+            found += _shared_back(card, back_id, game, layouts)
         layout = layouts.by_type.get(card.type)
         if layout is None:
             continue
@@ -44,4 +51,24 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                     f"{block.size:g} pt ({', '.join(what)})",
                     file=card.source.file, line=card.source.line(field) if el.field else card.source.line(),
                     hint=f"shorten the text, or enlarge `{el.name}` in {layouts.file} (line {el.line})"))
+    return found
+
+
+def _shared_back(card, back_id: str, game: Game, layouts: LayoutSet) -> list[Diagnostic]:
+    """``text-overflow`` of a shared back, placed on the element's line in the layout file."""
+    found = []
+    for fitted in card_render.fit_face(layouts.backs[back_id], back_context(card, game), game):
+        block, el = fitted.block, fitted.element
+        if block.fits:
+            continue
+        what = []
+        if block.overflow_h:
+            what.append(f"{to_mm(block.overflow_h):.1f} mm too tall")
+        if block.overflow_w:
+            what.append(f"a word {to_mm(block.overflow_w):.1f} mm too wide")
+        found.append(diag("text-overflow",
+                          f"shared back {back_id!r}: `{el.name}` does not fit its box at the minimum "
+                          f"{block.size:g} pt ({', '.join(what)})",
+                          file=layouts.file, line=el.line,
+                          hint=f"shorten the back's text in game.yaml `backs: {back_id}`, or enlarge `{el.name}`"))
     return found
