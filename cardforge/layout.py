@@ -61,6 +61,7 @@ class Element:
     inner: float = 0.5
     points: tuple[tuple[float, float], ...] = ()
     repeat: Repeat | None = None
+    role: str | None = None
 
 
 @dataclass(frozen=True)
@@ -289,7 +290,7 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
             opacity=float(el.get("opacity", 1.0)), sides=el.get("sides", 6), star=el.get("star", False),
             inner=float(el.get("inner", 0.5)),
             points=tuple((parse_length(px), parse_length(py)) for px, py in el.get("points", ())),
-            repeat=_repeat(el.get("repeat"))))
+            repeat=_repeat(el.get("repeat")), role=el.get("role")))
     face = Face(background=spec.get("background", "#ffffff"),
                 border_width=parse_length(border.get("width", "0pt")),
                 border_color=border.get("color", "#000000"),

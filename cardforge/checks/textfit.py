@@ -1,6 +1,9 @@
 """Text fit: card text that does not fit its layout box at the layout's minimum type size.
 
-Codes: ``text-overflow`` (error) when a text element overflows its box even at its
+Codes: ``text-too-small`` (warning) for type set under 6 pt, with the size, the element
+and the card; ``layout-hierarchy`` (error) when a title prints smaller than its body even
+after the body was shrunk to the title's size (see :func:`cardforge.render.card.fit_face`);
+``text-overflow`` (error) when a text element overflows its box even at its
 ``min_size``; the message says by how much (mm of height or width). Shared backs
 (``backs:``) are measured like fronts, once per back, and reported at the element's line
 in the layout file. The measuring is the
@@ -35,7 +38,9 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         if back is not None and game.card_types[card.type].back == "own":
             faces.append(("back", back, ctx))
         for side, face, face_ctx in faces:
-            for fitted in card_render.fit_face(face, face_ctx, game):
+            fits = card_render.fit_face(face, face_ctx, game)
+            found += _typography(card, side, fits, layouts)
+            for fitted in fits:
                 block, el = fitted.block, fitted.element
                 if block.fits:
                     continue
@@ -51,6 +56,38 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                     f"{block.size:g} pt ({', '.join(what)})",
                     file=card.source.file, line=card.source.line(field) if el.field else card.source.line(),
                     hint=f"shorten the text, or enlarge `{el.name}` in {layouts.file} (line {el.line})"))
+    return found
+
+
+MIN_PRINTED = 6.0  # pt: the smallest type a card prints (text-too-small below)
+
+
+def _typography(card, side: str, fits: list, layouts: LayoutSet) -> list[Diagnostic]:
+    """``text-too-small`` for type under 6 pt; ``layout-hierarchy`` for a title smaller than the body."""
+    found = []
+    for fitted in fits:
+        el = fitted.element
+        if fitted.block.size < MIN_PRINTED - 1e-9:
+            found.append(diag(
+                "text-too-small",
+                f"{card.type} card {card.name!r}: {side} `{el.name}` prints at {fitted.block.size:g} pt, under "
+                f"the {MIN_PRINTED:g} pt a printed card can be read at",
+                file=card.source.file, line=card.source.line(el.field) if el.field else card.source.line(),
+                card=card.name, hint=f"raise `size`/`min_size` of `{el.name}` in {layouts.file} (line {el.line}) "
+                                     "to 6pt or more, enlarging its box if the text then overflows"))
+    titles = [f for f in fits if card_render.role(f.element) == "title"]
+    bodies = [f for f in fits if card_render.role(f.element) == "body"]
+    if titles and bodies:
+        title = min(titles, key=lambda f: f.block.size)
+        body = max(bodies, key=lambda f: f.block.size)
+        if title.block.size < body.block.size - 1e-9:
+            found.append(diag(
+                "layout-hierarchy",
+                f"{card.type} card {card.name!r}: {side} title `{title.element.name}` prints at "
+                f"{title.block.size:g} pt, smaller than the body `{body.element.name}` at {body.block.size:g} pt "
+                f"(its min_size)", file=card.source.file, line=card.source.line(), card=card.name,
+                hint=f"shorten the title, enlarge `{title.element.name}` (line {title.element.line}), or lower "
+                     f"the body's min_size in {layouts.file}"))
     return found
 
 

@@ -60,8 +60,24 @@ def text_box(el: Element, box: tuple[float, float, float, float]) -> tuple[float
     return x + p, y + p, max(0.0, w - 2 * p), max(0.0, h - 2 * p)
 
 
+def role(el: Element) -> str:
+    """An element's place in the type hierarchy: ``title``, ``body`` or ``other``.
+
+    Declared with ``role:``; by default a text element showing the card's ``name`` field is
+    the title and one showing its ``text`` field is the body.
+    """
+    if el.role:
+        return el.role
+    return {"name": "title", "text": "body"}.get(el.field or "", "other")
+
+
 def fit_face(face: Face, ctx: dict[str, Any], game: Game) -> list[Fitted]:
-    """Fit every text element of ``face`` for one card (measuring only, no drawing)."""
+    """Fit every text element of ``face`` for one card (measuring only, no drawing).
+
+    The title is never set smaller than the body: when the title had to shrink below the
+    body's size, the body is refitted at most at the title's size (never below its own
+    ``min_size``; the check reports ``layout-hierarchy`` when that is not enough).
+    """
     fitted = []
     for el in face.elements:
         if el.kind != "text":
@@ -75,6 +91,17 @@ def fit_face(face: Face, ctx: dict[str, Any], game: Game) -> list[Fitted]:
                 bw, bh = bh, bw
             fitted.append(Fitted(el, content, text.fit(content, el.style, bw, bh, game.icons), copy.box,
                                  copy.index, copy.ctx))
+    titles = [f.block.size for f in fitted if role(f.element) == "title"]
+    if titles:
+        cap = min(titles)
+        for f in fitted:
+            style = f.element.style
+            if role(f.element) == "body" and f.block.size > cap + 1e-9:
+                _, _, bw, bh = text_box(f.element, f.box)
+                if f.element.rotate in (90, 270):
+                    bw, bh = bh, bw
+                capped = replace(style, size=max(cap, style.min_size), min_size=min(style.min_size, max(cap, style.min_size)))
+                f.block = text.fit(f.text, capped, bw, bh, game.icons)
     return fitted
 
 
