@@ -62,6 +62,9 @@ class Element:
     points: tuple[tuple[float, float], ...] = ()
     repeat: Repeat | None = None
     role: str | None = None
+    fit: str = "contain"
+    anchor: str = "center"
+    clip: bool = False
 
 
 @dataclass(frozen=True)
@@ -270,8 +273,8 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
                                  file=source.file, line=source.line(*el_path, "font"),
                                  hint=did_you_mean(el["font"], FONTS) or f"fonts: {', '.join(FONTS)}"))
             continue
-        if el["kind"] == "text" and not (el.get("field") or el.get("template")):
-            problems.append(diag("layout-invalid", f"text element {el_name!r} needs `field:` or `template:`",
+        if el["kind"] in ("text", "image") and not (el.get("field") or el.get("template")):
+            problems.append(diag("layout-invalid", f"{el['kind']} element {el_name!r} needs `field:` or `template:`",
                                  file=source.file, line=line))
             continue
         size = parse_length(el.get("size", "9pt"))
@@ -290,7 +293,8 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
             opacity=float(el.get("opacity", 1.0)), sides=el.get("sides", 6), star=el.get("star", False),
             inner=float(el.get("inner", 0.5)),
             points=tuple((parse_length(px), parse_length(py)) for px, py in el.get("points", ())),
-            repeat=_repeat(el.get("repeat")), role=el.get("role")))
+            repeat=_repeat(el.get("repeat")), role=el.get("role"), fit=el.get("fit", "contain"),
+            anchor=el.get("anchor", "center"), clip=bool(el.get("clip", False))))
     face = Face(background=spec.get("background", "#ffffff"),
                 border_width=parse_length(border.get("width", "0pt")),
                 border_color=border.get("color", "#000000"),

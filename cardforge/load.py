@@ -92,7 +92,8 @@ def _icons(data: dict, pack: Path) -> dict[str, Icon]:
         icons[name] = Icon(name=name, label=spec["label"],
                            svg=(pack / spec["svg"]) if spec.get("svg") else None,
                            text=spec.get("text"), color=spec.get("color", "#000000"),
-                           glyph=spec.get("glyph"), badge=spec.get("badge"), stat=bool(spec.get("stat")))
+                           glyph=spec.get("glyph"), badge=spec.get("badge"), stat=bool(spec.get("stat")),
+                           legend=spec.get("legend", True) is not False)
     return icons
 
 

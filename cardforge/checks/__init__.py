@@ -12,7 +12,7 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import counts, glossary, icons, layoutfit, references, rules, rulesource, textfit
+from cardforge.checks import counts, glossary, icons, images, layoutfit, references, rules, rulesource, textfit
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -24,6 +24,7 @@ FAMILIES: dict[str, Check] = {
     "glossary": glossary.check,
     "text-fit": textfit.check,
     "layout-fit": layoutfit.check,
+    "images": images.check,
     "rules": rules.check,
     "rules-source": rulesource.check,
 }

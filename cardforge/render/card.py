@@ -16,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardforge import templates
 from cardforge.layout import Element, Face
 from cardforge.model import Card, Game
-from cardforge.render import repeat, shapes, text
+from cardforge.render import image, repeat, shapes, text
 from cardforge.render.icons import IconStamp
 
 
@@ -145,9 +145,29 @@ def draw_face(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: fl
     fits = {(f.element.name, f.index): f for f in fit_face(face, ctx, game)}
     for el in face.elements:
         for copy in repeat.copies(el.box, el.repeat, ctx):
+            if el.kind == "image":
+                _draw_image(c, el, copy, game, x, y, size, shape, stamp)
+                continue
             _draw_element(c, el, copy, fits.get((el.name, copy.index)), game, x, y, h, stamp)
     c.restoreState()
     return list(fits.values())
+
+
+def _draw_image(c: Canvas, el: Element, copy: repeat.Copy, game: Game, x: float, y: float,
+                size: tuple[float, float], shape: str, stamp: IconStamp) -> None:
+    """One copy of an image element; ``clip`` also clips it to the trim's shape."""
+    w, h = size
+    bx, by, bw, bh = copy.box
+    c.saveState()
+    if el.clip:
+        trim = c.beginPath()
+        if shape == "circle":
+            trim.ellipse(x, y, w, h)
+        else:
+            trim.rect(x, y, w, h)
+        c.clipPath(trim, stroke=0, fill=0)
+    image.draw(c, el, copy.ctx, game.root, (x + bx, y + h - by - bh, bw, bh), stamp)
+    c.restoreState()
 
 
 def _draw_element(c: Canvas, el: Element, copy: repeat.Copy, fitted: Fitted | None, game: Game,
