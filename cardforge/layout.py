@@ -65,6 +65,10 @@ class Element:
     fit: str = "contain"
     anchor: str = "center"
     clip: bool = False
+    rows: str | None = None
+    columns: tuple[dict, ...] = ()
+    header_font: str | None = None
+    header_size: float | None = None
 
 
 @dataclass(frozen=True)
@@ -266,12 +270,21 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
                                  hint="an element of an extending layout may name only the keys it changes, "
                                       "but the element must exist in the layout it extends"))
             continue
+        if el.get("header_font") and el["header_font"] not in FONTS:
+            problems.append(diag("layout-invalid", f"element {el_name!r} uses unknown font {el['header_font']!r}",
+                                 file=source.file, line=source.line(*el_path, "header_font"),
+                                 hint=f"fonts: {', '.join(FONTS)}"))
+            continue
         if el.get("font") and el["font"] not in FONTS:
             from cardforge.suggest import did_you_mean
 
             problems.append(diag("layout-invalid", f"element {el_name!r} uses unknown font {el['font']!r}",
                                  file=source.file, line=source.line(*el_path, "font"),
                                  hint=did_you_mean(el["font"], FONTS) or f"fonts: {', '.join(FONTS)}"))
+            continue
+        if el["kind"] == "table" and not (el.get("rows") and el.get("columns")):
+            problems.append(diag("layout-invalid", f"table element {el_name!r} needs `rows:` and `columns:`",
+                                 file=source.file, line=line))
             continue
         if el["kind"] in ("text", "image") and not (el.get("field") or el.get("template")):
             problems.append(diag("layout-invalid", f"{el['kind']} element {el_name!r} needs `field:` or `template:`",
@@ -294,7 +307,9 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
             inner=float(el.get("inner", 0.5)),
             points=tuple((parse_length(px), parse_length(py)) for px, py in el.get("points", ())),
             repeat=_repeat(el.get("repeat")), role=el.get("role"), fit=el.get("fit", "contain"),
-            anchor=el.get("anchor", "center"), clip=bool(el.get("clip", False))))
+            anchor=el.get("anchor", "center"), clip=bool(el.get("clip", False)), rows=el.get("rows"),
+            columns=tuple(el.get("columns") or ()), header_font=el.get("header_font"),
+            header_size=parse_length(el["header_size"]) if "header_size" in el else None))
     face = Face(background=spec.get("background", "#ffffff"),
                 border_width=parse_length(border.get("width", "0pt")),
                 border_color=border.get("color", "#000000"),

@@ -192,3 +192,55 @@ def test_shapes_lines_ellipses_polygons_and_bands_are_drawn_where_the_layout_say
         name_chars = [ch for ch in page.chars if ch["top"] < 15 * MM]
         assert name_chars and all(ch["non_stroking_color"] in ((1, 1, 1), [1, 1, 1], (1.0, 1.0, 1.0)) for ch in name_chars)
         assert min(ch["x0"] for ch in name_chars) >= 6 * MM - TOL
+
+
+TABLE = """  hero:
+    extends: base
+    elements:
+      text: null
+      scores:
+        kind: table
+        box: [6mm, 20mm, 51.5mm, %s]
+        rows: "[{'who': 'Wanderers of the long and winding road', 'n': '12,500'}, {'who': 'Kings', 'n': '7'}, {'who': 'Everyone else at the table', 'n': '1,000,000'}]"
+        columns:
+          - {header: "Who scores", cell: "{{ row.who }}", align: left}
+          - {header: "Points", cell: "{{ row.n }}", align: right}
+        size: 11pt
+        min_size: 6pt
+        stroke: "#333333"
+  spell:
+    extends: base
+"""
+
+
+def test_table_columns_are_sized_by_content_and_numbers_never_break(tmp_path):
+    root = mini(tmp_path)
+    set_layout(root, BASE + TABLE % "40mm" + BACKS)
+    code, found = check_json(root, "mini")
+    assert code == 0, found
+    result = compiled(root, "mini")
+    hero = next(c for c in result.game.cards if c.type == "hero")
+    with pdfplumber.open(one_face(root, "mini", hero.name, tmp_path)) as pdf:
+        page = pdf.pages[0]
+        words = page.extract_words()
+        rules = [ln for ln in page.lines if abs(ln["x0"] - ln["x1"]) < 0.01]  # the column rule
+    assert len(rules) == 1
+    split = rules[0]["x0"]
+    for number in ("12,500", "7", "1,000,000", "Points"):
+        hits = [w for w in words if w["text"] == number]
+        assert len(hits) == 1, number  # one piece: never broken across lines
+        assert hits[0]["x0"] > split and hits[0]["x1"] <= (6 + 51.5) * MM
+    assert any(w["text"] == "Wanderers" and w["x1"] < split for w in words)
+    # the number column is only as wide as its widest number (plus padding): the text column
+    # takes the rest
+    widest = max(w["x1"] - w["x0"] for w in words if w["text"] in ("1,000,000", "Points"))
+    assert (6 + 51.5) * MM - split < widest + 4 * 1.5 + 1
+
+
+def test_a_table_that_does_not_fit_is_a_layout_overflow_naming_the_card(tmp_path):
+    root = mini(tmp_path)
+    set_layout(root, BASE + TABLE % "8mm" + BACKS)
+    code, found = check_json(root, "mini")
+    over = [d for d in found if d["code"] == "layout-overflow"]
+    assert code == 1 and {d["card"] for d in over} == {"Sun Knight", "Moon Witch"}
+    assert all("table `scores` (3 rows)" in d["message"] for d in over)

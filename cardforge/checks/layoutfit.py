@@ -12,7 +12,9 @@ from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import Face, Layout, LayoutSet
 from cardforge.model import Card, Game
 from cardforge.render import card as card_render
-from cardforge.render import repeat
+from cardforge import templates
+from cardforge.render import repeat, table
+from cardforge.units import to_mm
 from cardforge.render.deck import back_context, back_face
 
 
@@ -39,15 +41,34 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         if layout is None:
             continue
         for side, face, ctx in faces(card, game, layouts):
-            found += _overflow(card, side, face, ctx, layout, layouts.file)
+            found += _overflow(card, side, face, ctx, layout, layouts.file, game)
     return found
 
 
-def _overflow(card: Card, side: str, face: Face, ctx: dict, layout: Layout, file: str) -> list[Diagnostic]:
+def _table(card: Card, side: str, el, ctx: dict, file: str, game: Game) -> list[Diagnostic]:
+    """``layout-overflow`` for a table that does not fit its box at its minimum type size."""
+    if el.when and not templates.expression(el.when)(**ctx):
+        return []
+    _, _, bw, bh = el.box
+    fitted = table.fit(el, ctx, bw, bh, game.icons)
+    if fitted.fits:
+        return []
+    need_w = sum(fitted.widths)
+    return [diag("layout-overflow",
+                 f"{card.type} card {card.name!r}: {side} table `{el.name}` ({fitted.rows} rows) does not fit its "
+                 f"{to_mm(bw):.1f} x {to_mm(bh):.1f} mm box at the minimum {fitted.size:g} pt "
+                 f"(it needs {to_mm(need_w):.1f} mm across, {to_mm(sum(fitted.heights)):.1f} mm down)",
+                 file=card.source.file, line=card.source.line(), card=card.name,
+                 hint=f"fewer rows, or a larger box or smaller min_size for `{el.name}` in {file} (line {el.line})")]
+
+
+def _overflow(card: Card, side: str, face: Face, ctx: dict, layout: Layout, file: str, game: Game) -> list[Diagnostic]:
     found = []
     w, h = layout.size
     reported: set[str] = set()  # elements repeating over the same list overflow together: one report
     for el in face.elements:
+        if el.kind == "table":
+            found += _table(card, side, el, ctx, file, game)
         if el.repeat is None or el.repeat.over in reported:
             continue
         area = el.repeat.within or (0.0, 0.0, w, h)

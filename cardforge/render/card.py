@@ -16,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from cardforge import templates
 from cardforge.layout import Element, Face
 from cardforge.model import Card, Game
-from cardforge.render import image, repeat, shapes, text
+from cardforge.render import image, repeat, shapes, table, text
 from cardforge.render.icons import IconStamp
 
 
@@ -148,6 +148,9 @@ def draw_face(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: fl
             if el.kind == "image":
                 _draw_image(c, el, copy, game, x, y, size, shape, stamp)
                 continue
+            if el.kind == "table":
+                _draw_table(c, el, copy, game, x, y, h, stamp)
+                continue
             _draw_element(c, el, copy, fits.get((el.name, copy.index)), game, x, y, h, stamp)
     c.restoreState()
     return list(fits.values())
@@ -168,6 +171,15 @@ def _draw_image(c: Canvas, el: Element, copy: repeat.Copy, game: Game, x: float,
         c.clipPath(trim, stroke=0, fill=0)
     image.draw(c, el, copy.ctx, game.root, (x + bx, y + h - by - bh, bw, bh), stamp)
     c.restoreState()
+
+
+def _draw_table(c: Canvas, el: Element, copy: repeat.Copy, game: Game, x: float, y: float, h: float,
+                stamp: IconStamp) -> None:
+    if el.when and not templates.expression(el.when)(**copy.ctx):
+        return
+    bx, by, bw, bh = copy.box
+    fitted = table.fit(el, copy.ctx, bw, bh, game.icons)
+    table.draw(c, el, fitted, copy.ctx, x + bx, y + h - by - bh, bw, bh, stamp)
 
 
 def _draw_element(c: Canvas, el: Element, copy: repeat.Copy, fitted: Fitted | None, game: Game,
