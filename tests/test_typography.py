@@ -103,3 +103,29 @@ def test_no_card_text_in_the_deck_is_under_6pt(all_built, slug):
                             small.append((page_no, ch["text"], round(ch["size"], 2)))
                 page_no += 2
     assert small == []
+
+
+def test_small_and_big_spans_print_at_their_sizes_and_small_type_is_reported(tmp_path):
+    import json
+    import shutil
+
+    from cardforge.export.faces import face_pdf
+    from tests.conftest import FIXTURES, run_cli
+
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURES / "project", root)
+    cards = root / "cards/mini/cards.yaml"
+    cards.write_text(cards.read_text().replace('text: "Gain 1 mana. {sun}"',
+                                               'text: "Gain <big>1</big> mana. <small>Once a turn.</small> {sun}"'))
+    result = compile_game(root / "cards/mini", Project(root))
+    card = next(c for c in result.game.cards if c.name == "Sun Knight")
+    face_pdf([card], result.game, result.layouts, tmp_path / "f.pdf", bleed=False)
+    with pdfplumber.open(tmp_path / "f.pdf") as pdf:
+        sizes = {ch["text"]: round(ch["size"], 2) for ch in pdf.pages[0].chars if ch["top"] > 20 * 72 / 25.4}
+    assert sizes["G"] == 10 and sizes["1"] == 12.5 and sizes["O"] == 8  # the mini body is 10 pt
+    layout = root / "layouts/mini.yaml"
+    layout.write_text(layout.read_text().replace("field: text, size: 10pt, min_size: 7pt", "field: text, size: 7pt, min_size: 7pt"))
+    out = run_cli("check", "mini", "--root", str(root), "--format", "json")
+    small = [d for d in json.loads(out.stdout)["diagnostics"] if d["code"] == "text-too-small"]
+    assert len(small) == 1 and small[0]["card"] == "Sun Knight" and "5.6 pt" in small[0]["message"]
+    assert "`text`" in small[0]["message"]

@@ -67,10 +67,10 @@ def _typography(card, side: str, fits: list, layouts: LayoutSet) -> list[Diagnos
     found = []
     for fitted in fits:
         el = fitted.element
-        if fitted.block.size < MIN_PRINTED - 1e-9:
+        if fitted.block.smallest < MIN_PRINTED - 1e-9:
             found.append(diag(
                 "text-too-small",
-                f"{card.type} card {card.name!r}: {side} `{el.name}` prints at {fitted.block.size:g} pt, under "
+                f"{card.type} card {card.name!r}: {side} `{el.name}` prints at {fitted.block.smallest:g} pt, under "
                 f"the {MIN_PRINTED:g} pt a printed card can be read at",
                 file=card.source.file, line=card.source.line(el.field) if el.field else card.source.line(),
                 card=card.name, hint=f"raise `size`/`min_size` of `{el.name}` in {layouts.file} (line {el.line}) "

@@ -46,6 +46,7 @@ class Piece:
     face: str
     width: float
     icon: Icon | None = None
+    scale: float = 1.0  # of the block's type size (a <small> or <big> span)
 
 
 @dataclass
@@ -55,9 +56,11 @@ class Line:
 
     def extents(self, size: float, icon_scale: float) -> tuple[float, float]:
         """(above, below) the baseline in pt: type ascent/descent, or an inline icon's."""
-        above, below = size * ASCENT, size * DESCENT
-        if any(p.kind == "icon" for p in self.pieces):
-            icon_h = size * icon_scale
+        big = max((p.scale for p in self.pieces), default=1.0)
+        above, below = size * ASCENT * big, size * DESCENT * big
+        icons = [p.scale for p in self.pieces if p.kind == "icon"]
+        if icons:
+            icon_h = size * icon_scale * max(icons)
             above, below = max(above, icon_h * (1 - ICON_DROP)), max(below, icon_h * ICON_DROP)
         return above, below
 
@@ -92,6 +95,12 @@ class Block:
     overflow_w: float = 0.0  # pt of the widest unbreakable word beyond the box width
     unknown_icons: tuple[str, ...] = ()
 
+    @property
+    def smallest(self) -> float:
+        """The smallest type size printed (pt): ``size``, or less inside a <small> span."""
+        scales = [p.scale for line in self.lines for p in line.pieces if p.kind == "text" and p.value.strip()]
+        return self.size * min(scales, default=1.0)
+
 
 def _words(runs: list[Run]) -> list[list[Run] | None]:
     """Runs regrouped into words (lists of runs with no space between); None is a hard break."""
@@ -112,7 +121,7 @@ def _words(runs: list[Run]) -> list[list[Run] | None]:
                     words.append(current)
                     current = []
                 if part:
-                    current.append(Run("text", part, run.bold, run.italic, run.offset))
+                    current.append(Run("text", part, run.bold, run.italic, run.offset, run.scale))
     if current:
         words.append(current)
     return words
@@ -121,21 +130,22 @@ def _words(runs: list[Run]) -> list[list[Run] | None]:
 def _pieces(word: list[Run], style: TextStyle, size: float, icons: dict[str, Icon], unknown: set[str]) -> list[Piece]:
     pieces = []
     for run in word:
+        k = run.scale
         if run.kind == "icon":
             icon = icons.get(run.value)
             if icon is None:
                 unknown.add(run.value)
                 text = "{" + run.value + "}"
                 face = fonts.styled(style.font, run.bold, run.italic)
-                pieces.append(Piece("text", text, face, fonts.width(text, face, size)))
+                pieces.append(Piece("text", text, face, fonts.width(text, face, size * k), scale=k))
             elif icon.text is not None:
                 face = fonts.styled(style.font, True, False)
-                pieces.append(Piece("text", icon.text, face, fonts.width(icon.text, face, size), icon))
+                pieces.append(Piece("text", icon.text, face, fonts.width(icon.text, face, size * k), icon, k))
             else:
-                pieces.append(Piece("icon", icon.name, "", size * style.icon_scale * 1.05, icon))
+                pieces.append(Piece("icon", icon.name, "", size * k * style.icon_scale * 1.05, icon, k))
         else:
             face = fonts.styled(style.font, run.bold, run.italic)
-            pieces.append(Piece("text", run.value, face, fonts.width(run.value, face, size)))
+            pieces.append(Piece("text", run.value, face, fonts.width(run.value, face, size * k), scale=k))
     return pieces
 
 
@@ -338,15 +348,17 @@ def draw(canvas: Canvas, block: Block, style: TextStyle, x: float, y: float, box
         run: list[Piece] = []  # consecutive text of one face and colour, drawn as one string
         run_x = cx
         for piece in line.pieces + [Piece("end", "", "", 0.0)]:
-            if run and (piece.kind != "text" or (piece.face, _ink(piece, color)) != (run[0].face, _ink(run[0], color))):
+            if run and (piece.kind != "text" or (piece.face, _ink(piece, color), piece.scale)
+                        != (run[0].face, _ink(run[0], color), run[0].scale)):
                 if run[-1].value == " ":
                     run.pop()
                 canvas.setFillColor(_ink(run[0], color))
-                canvas.setFont(fonts.pdf_name(run[0].face), size)
+                canvas.setFont(fonts.pdf_name(run[0].face), size * run[0].scale)
                 canvas.drawString(run_x, baseline, "".join(p.value for p in run))
                 run = []
             if piece.kind == "icon" and piece.icon is not None:
-                stamp.draw(piece.icon, cx + size * style.icon_scale * 0.025, baseline - icon_h * ICON_DROP, icon_h,
+                ih = icon_h * piece.scale
+                stamp.draw(piece.icon, cx + size * piece.scale * style.icon_scale * 0.025, baseline - ih * ICON_DROP, ih,
                            style.icon_color)  # a template colour is rendered by the caller
             elif piece.kind == "text" and (run or piece.value != " "):
                 if not run:
