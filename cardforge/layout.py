@@ -9,14 +9,14 @@ and returns a :class:`Layout` per card type. Rendering only draws what is resolv
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.load import read_yaml
-from cardforge.model import Game, Source
+from cardforge.model import Card, Game, Source
 from cardforge.render.fonts import FONTS
 from cardforge.render.repeat import Repeat
 from cardforge.render.text import TextStyle
@@ -108,6 +108,55 @@ class LayoutSet:
     file: str
     by_type: dict[str, Layout] = field(default_factory=dict)
     backs: dict[str, Face] = field(default_factory=dict)
+    raw: dict[str, dict] = field(default_factory=dict)  # each layout merged along its extends chain
+    sizes: dict[str, tuple[float, float]] = field(default_factory=dict)
+    source: Source | None = None
+    _per_card: dict[int, Layout] = field(default_factory=dict, repr=False)
+
+    def for_card(self, card: Card) -> Layout:
+        """The layout ``card`` prints with: its type's, with the card's own ``layout:`` keys
+        merged over it (one-offs; see :func:`card_layout`)."""
+        if not isinstance(card.data.get("layout"), dict):
+            return self.by_type[card.type]
+        key = id(card)
+        if key not in self._per_card:
+            layout, _ = card_layout(card, self)
+            self._per_card[key] = layout or self.by_type[card.type]
+        return self._per_card[key]
+
+
+@lru_cache(maxsize=None)
+def _override_validator():
+    from importlib import resources
+
+    import yaml
+    from jsonschema import Draft202012Validator
+
+    text = resources.files("cardforge").joinpath("schemas/layout.schema.yaml").read_text(encoding="utf-8")
+    schema = yaml.safe_load(text)
+    return Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/override"})
+
+
+def card_layout(card: Card, layouts: "LayoutSet") -> tuple[Layout | None, list[Diagnostic]]:
+    """Resolve ``card``'s own ``layout:`` keys over its type's layout.
+
+    The keys are validated like a layout (``layout-invalid`` on the card's lines); an
+    element names only the keys it changes (``null`` removes it). Returns (layout or None
+    when invalid, diagnostics).
+    """
+    override = card.data.get("layout")
+    where = Source(card.source.file, card.source.lines, card.source.path + ("layout",))
+    problems = validate(override, _override_validator(), where, code="layout-invalid",
+                        subject=f"{card.type} card {card.name!r}: layout")
+    if problems or card.type not in layouts.raw or layouts.source is None:
+        return None, problems
+    merged = _deep_merge(layouts.raw[card.type], override)
+    merged["__origin__"] = copy.deepcopy(layouts.raw[card.type].get("__origin__") or {"elements": {}, "back": {}})
+    layout, more = _resolve(card.type, merged, layouts.sizes, layouts.source)
+    for d in more:  # place them on the card, which made the change
+        problems.append(replace(d, file=card.source.file, line=card.source.line("layout"),
+                                message=f"{card.type} card {card.name!r}: {d.message}"))
+    return (None if any(d.severity >= 2 for d in problems) else layout), problems
 
 
 def layout_path(layouts_dir: Path, slug: str) -> Path:
@@ -142,14 +191,15 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
     if problems:
         return None, problems
     data = data or {}
-    result = LayoutSet(file=source.file)
     sizes = {name: (parse_length(w), parse_length(h)) for name, (w, h) in (data.get("sizes") or {}).items()}
+    result = LayoutSet(file=source.file, sizes=sizes, source=source)
     raw = data.get("layouts") or {}
     for name in raw:
         merged, chain_problems = _merged(raw, name, source)
         problems += chain_problems
         if merged is None:
             continue
+        result.raw[name] = copy.deepcopy(merged)
         layout, layout_problems = _resolve(name, merged, sizes, source)
         problems += layout_problems
         if layout and name in game.card_types:

@@ -244,3 +244,40 @@ def test_a_table_that_does_not_fit_is_a_layout_overflow_naming_the_card(tmp_path
     over = [d for d in found if d["code"] == "layout-overflow"]
     assert code == 1 and {d["card"] for d in over} == {"Sun Knight", "Moon Witch"}
     assert all("table `scores` (3 rows)" in d["message"] for d in over)
+
+
+def test_a_card_overrides_its_layout_for_a_one_off_and_bad_keys_are_located(tmp_path):
+    root = mini(tmp_path)
+    set_layout(root, BASE + """  hero:
+    extends: base
+  spell:
+    extends: base
+""" + BACKS)
+    cards = root / "cards/mini/cards.yaml"
+    text = cards.read_text()
+    old = '    power: 3\n'
+    assert text.count(old) == 1
+    cards.write_text(text.replace(old, old + '    layout:\n      background: "#ffeeee"\n      elements:\n'
+                                            '        name: {size: 16pt, color: "#aa0000"}\n'
+                                            '        seal: {kind: circle, box: [50mm, 70mm, 8mm, 8mm], fill: "#aa0000"}\n'))
+    code, found = check_json(root, "mini")
+    assert code == 0, found
+    result = compiled(root, "mini")
+    knight = next(c for c in result.game.cards if c.name == "Sun Knight")
+    witch = next(c for c in result.game.cards if c.name == "Moon Witch")
+    own, usual = result.layouts.for_card(knight), result.layouts.for_card(witch)
+    assert own.front.background == "#ffeeee" and usual.front.background == "#ffffff"
+    name = {e.name: e for e in own.front.elements}["name"]
+    assert (name.style.size, name.style.color, name.box) == (16.0, "#aa0000", {e.name: e for e in usual.front.elements}["name"].box)
+    with pdfplumber.open(one_face(root, "mini", "Sun Knight", tmp_path)) as pdf:
+        page = pdf.pages[0]
+        title = [ch for ch in page.chars if ch["top"] < 16 * MM]
+        assert title and all(round(ch["size"], 2) == 16 for ch in title)
+        seal = [c for c in page.curves if abs(c["x0"] - 50 * MM) < TOL and abs(c["top"] - 70 * MM) < TOL]
+        assert len(seal) == 1
+    # a key a layout does not have is a layout-invalid on the card's own line
+    cards.write_text(cards.read_text().replace("name: {size: 16pt,", "name: {sise: 16pt,"))
+    code, found = check_json(root, "mini")
+    bad = [d for d in found if d["code"] == "layout-invalid"]
+    assert code == 1 and len(bad) == 1 and "sise" in bad[0]["message"]
+    assert cards.read_text().splitlines()[bad[0]["line"] - 1].strip().startswith("name: {sise")

@@ -1,5 +1,7 @@
 """Layout fit: repeated elements whose data does not fit the space the layout gives them.
 
+A card's own ``layout:`` keys are validated here (``layout-invalid`` on the card's lines).
+
 Codes: ``layout-overflow`` (error) when a copy of a repeated element (``repeat:``) falls
 outside its ``within`` box (default: the card's trim), naming the card, the element and
 how many items the card has; nothing is silently dropped.
@@ -9,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardforge.diagnostics import Diagnostic, diag
-from cardforge.layout import Face, Layout, LayoutSet
+from cardforge.layout import Face, Layout, LayoutSet, card_layout
 from cardforge.model import Card, Game
 from cardforge.render import card as card_render
 from cardforge import templates
@@ -24,7 +26,7 @@ def faces(card: Card, game: Game, layouts: LayoutSet) -> list[tuple[str, Face, d
     A shared back (``back:`` naming an entry of ``backs:``) is included with the back's
     context, so it is measured like a front.
     """
-    layout = layouts.by_type[card.type]
+    layout = layouts.for_card(card)
     out = [("front", layout.front, card_render.context(card, game))]
     back = back_face(card, game, layouts)
     if back is not None:
@@ -37,9 +39,14 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         return []
     found = []
     for card in game.cards:
-        layout = layouts.by_type.get(card.type)
-        if layout is None:
+        if card.type not in layouts.by_type:
             continue
+        if "layout" in card.data:  # the card's own layout keys, validated like a layout
+            custom, problems = card_layout(card, layouts)
+            found += problems
+            if custom is None:
+                continue
+        layout = layouts.for_card(card)
         for side, face, ctx in faces(card, game, layouts):
             found += _overflow(card, side, face, ctx, layout, layouts.file, game)
     return found

@@ -29,9 +29,9 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         if back_id != "own" and back_id not in shared_seen and back_id in layouts.backs:
             shared_seen.add(back_id)
             found += _shared_back(card, back_id, game, layouts)
-        layout = layouts.by_type.get(card.type)
-        if layout is None:
+        if card.type not in layouts.by_type:
             continue
+        layout = layouts.for_card(card)
         ctx = card_render.context(card, game)
         faces = [("front", layout.front, ctx)]
         back = back_face(card, game, layouts)

@@ -50,7 +50,7 @@ def copies(game: Game) -> list[Card]:
 def back_face(card: Card, game: Game, layouts: LayoutSet) -> Face:
     back_id = game.card_types[card.type].back
     if back_id == "own":
-        return layouts.by_type[card.type].back
+        return layouts.for_card(card).back
     return layouts.backs[back_id]
 
 
@@ -76,7 +76,7 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     stamp = IconStamp(canvas)
     groups: dict[tuple, list[Card]] = {}
     for card in copies(game):
-        layout = layouts.by_type[card.type]
+        layout = layouts.for_card(card)
         groups.setdefault((layout.size, layout.shape), []).append(card)
     sheets = {key: impose(options.paper, key[0], options.gutter, options.orientation) for key in groups}
     sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items())
@@ -104,7 +104,7 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
     """One page: the fronts of ``batch`` in slot order, or their backs behind them."""
     shape = "rect"
     for i, card in enumerate(batch):
-        layout = layouts.by_type[card.type]
+        layout = layouts.for_card(card)
         shape = layout.shape
         bleed = min(layout.bleed, options.gutter / 2)
         if front:
