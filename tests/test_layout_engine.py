@@ -281,3 +281,52 @@ def test_a_card_overrides_its_layout_for_a_one_off_and_bad_keys_are_located(tmp_
     bad = [d for d in found if d["code"] == "layout-invalid"]
     assert code == 1 and len(bad) == 1 and "sise" in bad[0]["message"]
     assert cards.read_text().splitlines()[bad[0]["line"] - 1].strip().startswith("name: {sise")
+
+
+def test_a_board_larger_than_the_paper_is_tiled_with_overlap_and_alignment_marks(tmp_path):
+    from cardforge.render import tiles
+    from cardforge.render.sheet import MIN_MARGIN
+
+    root = mini(tmp_path)
+    set_layout(root, BASE + """  hero:
+    extends: base
+  spell:
+    size: [400mm, 300mm]
+    elements:
+      name: {kind: text, box: [5mm, 5mm, 100mm, 12mm], field: name, size: 20pt, min_size: 20pt, align: left}
+      corner: {kind: text, box: [330mm, 280mm, 60mm, 12mm], template: "FAR CORNER", size: 12pt, align: left}
+""" + BACKS)
+    assert run_cli("build", "mini", "--root", str(root)).exit_code == 0
+    tiling = tiles.plan("letter", (400 * MM, 300 * MM))
+    per_face = tiling.cols * tiling.rows
+    assert per_face > 1
+    with pdfplumber.open(root / "output/mini/deck.pdf") as pdf:
+        pages = pdf.pages
+        hero_pages = 2  # the two heroes fit one sheet: fronts and backs
+        # two Fireball copies (quantity 2), front tiles and back tiles each
+        assert len(pages) == hero_pages + 2 * 2 * per_face
+        first = pages[hero_pages:hero_pages + per_face]
+        ax, ay = tiles.origin(tiling)
+        top = first[0].height - ay - tiling.area[1]  # the tile area's top, from the page top
+        # the board's top-left text is on tile (1, 1) at its place in the board
+        name = [w for w in first[0].extract_words() if w["text"] == "Fireball"]
+        assert name and name[0]["x0"] == pytest.approx(ax + 5 * MM, abs=TOL)
+        # the far corner is on the last tile, shifted by the tiles before it
+        last = first[-1]
+        far = [w for w in last.extract_words() if w["text"] == "FAR"]
+        tx, ty, _, _ = tiling.region(tiling.cols - 1, tiling.rows - 1)
+        assert far and far[0]["x0"] == pytest.approx(ax + 330 * MM - tx, abs=TOL)
+        for p in first[:-1]:  # elsewhere it lies outside the visible (clipped) tile area
+            for w in (w for w in p.extract_words() if w["text"] == "FAR"):
+                outside = w["x0"] >= ax + tiling.area[0] or w["top"] >= p.height - ay or w["x1"] <= ax or w["bottom"] <= top
+                assert outside
+        # crosshairs: each seam mark is printed on both tiles that share the overlap, at the
+        # same board position
+        xs, ys = tiling.seams()
+        seam = xs[0]
+        left = [c for c in first[0].curves if abs((c["x0"] + c["x1"]) / 2 - (ax + seam)) < TOL]
+        right = [c for c in first[1].curves if abs((c["x0"] + c["x1"]) / 2 - (ax + seam - tiling.step[0])) < TOL]
+        assert len(left) >= 2 and len(left) == len(right)
+        assert sorted(round(c["top"], 1) for c in left) == sorted(round(c["top"], 1) for c in right)
+        assert "tile row 1, column 1" in first[0].extract_text()
+        assert top >= MIN_MARGIN

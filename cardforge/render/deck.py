@@ -19,7 +19,8 @@ from cardforge.model import Card, Game
 from cardforge.render import card as card_render
 from cardforge.render import fonts
 from cardforge.render.icons import IconStamp
-from cardforge.render.sheet import Sheet, crop_marks, cut_guide, impose, scale_check
+from cardforge.render import tiles
+from cardforge.render.sheet import ImpositionError, Sheet, crop_marks, cut_guide, impose, scale_check
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,8 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     """Write the deck PDF of ``game`` to ``out``; returns the number of pages.
 
     ``progress`` is called with the number of cards drawn after each sheet.
-    Raises :class:`~cardforge.render.sheet.ImpositionError` if a card size does not fit.
+    A card larger than the paper (a board) is tiled across pages with overlap and alignment
+    marks (see :mod:`cardforge.render.tiles`), its front tiles then its back tiles.
     """
     canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
     canvas.setTitle(f"{game.title}: deck")
@@ -78,10 +80,22 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     for card in copies(game):
         layout = layouts.for_card(card)
         groups.setdefault((layout.size, layout.shape), []).append(card)
-    sheets = {key: impose(options.paper, key[0], options.gutter, options.orientation) for key in groups}
-    sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items())
+    sheets, boards = {}, {}
+    for key in groups:
+        try:
+            sheets[key] = impose(options.paper, key[0], options.gutter, options.orientation)
+        except ImpositionError:  # larger than the paper: a board, tiled across pages
+            boards[key] = tiles.plan(options.paper, key[0], options.orientation)
+    sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items() if key in sheets)
     sheet_no, pages, drawn = 0, 0, 0
     for key, cards in groups.items():
+        if key in boards:
+            for card in cards:
+                pages += _board(canvas, boards[key], card, game, layouts, stamp, options)
+                drawn += 1
+            if progress:
+                progress(drawn)
+            continue
         sheet = sheets[key]
         canvas.setPageSize(sheet.paper)
         for start in range(0, len(cards), sheet.per_sheet):
@@ -96,6 +110,24 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
             if progress:
                 progress(drawn)
     canvas.save()
+    return pages
+
+
+def _board(canvas: Canvas, tiling: "tiles.Tiling", card: Card, game: Game, layouts: LayoutSet, stamp: IconStamp,
+           options: DeckOptions) -> int:
+    """A board's front, then its back, each tiled across pages; returns the pages drawn."""
+    layout = layouts.for_card(card)
+    pages = 0
+    for side, face, ctx in (("front", layout.front, card_render.context(card, game)),
+                            ("back", back_face(card, game, layouts), back_context(card, game))):
+        if face is None:
+            continue
+
+        def draw(x: float, y: float, face=face, ctx=ctx) -> None:
+            card_render.draw_face(canvas, face, ctx, game, x, y, layout.size, stamp, bleed=0.0,
+                                  shape=layout.shape, ink_saver=options.ink_saver)
+
+        pages += tiles.draw_tiles(canvas, tiling, draw, f"{game.title} · {card.name} · {side}")
     return pages
 
 
