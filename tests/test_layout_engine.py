@@ -288,6 +288,10 @@ def test_a_board_larger_than_the_paper_is_tiled_with_overlap_and_alignment_marks
     from cardforge.render.sheet import MIN_MARGIN
 
     root = mini(tmp_path)
+    game = root / "cards/mini/game.yaml"  # the spell becomes a board: no longer shuffled with the heroes
+    text = game.read_text()
+    assert "    card_types: [hero, spell]\n\nicons:" in text
+    game.write_text(text.replace("    card_types: [hero, spell]\n\nicons:", "    card_types: [hero]\n\nicons:"))
     set_layout(root, BASE + """  hero:
     extends: base
   spell:
