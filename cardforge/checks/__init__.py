@@ -12,8 +12,8 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import (components, counts, glossary, icons, images, layoutfit, references, rules, rulesource,
-                              stacks, textfit)
+from cardforge.checks import (charts, components, counts, glossary, icons, images, layoutfit, playertext, references,
+                              rules, rulesource, stacks, textfit)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -30,6 +30,8 @@ FAMILIES: dict[str, Check] = {
     "images": images.check,
     "rules": rules.check,
     "rules-source": rulesource.check,
+    "player-text": playertext.check,
+    "charts": charts.check,
 }
 
 
