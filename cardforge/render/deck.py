@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reportlab.pdfgen.canvas import Canvas
+if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOptions alone stays light
+    from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.layout import Face, LayoutSet
-from cardforge.model import Card, Game
-from cardforge.render import card as card_render
-from cardforge.render import fonts
-from cardforge.render.icons import IconStamp
-from cardforge.render import tiles
-from cardforge.render.sheet import ImpositionError, Sheet, crop_marks, cut_guide, impose, scale_check
+    from cardforge.layout import Face, LayoutSet
+    from cardforge.model import Card, Game
+    from cardforge.render.icons import IconStamp
+    from cardforge.render.sheet import Sheet
+    from cardforge.render import tiles
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,7 @@ def copies(game: Game) -> list[Card]:
 
 
 def back_face(card: Card, game: Game, layouts: LayoutSet) -> Face:
+    """The face printed on the back of ``card``: its layout's own back or the shared back."""
     back_id = game.card_types[card.type].back
     if back_id == "own":
         return layouts.for_card(card).back
@@ -57,6 +58,8 @@ def back_face(card: Card, game: Game, layouts: LayoutSet) -> Face:
 
 def back_context(card: Card, game: Game) -> dict:
     """What back templates see: the card's context plus ``back``, its game.yaml back entry."""
+    from cardforge.render import card as card_render
+
     ctx = card_render.context(card, game)
     back_id = game.card_types[card.type].back
     ctx["back"] = game.backs.get(back_id, {})
@@ -71,6 +74,13 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     A card larger than the paper (a board) is tiled across pages with overlap and alignment
     marks (see :mod:`cardforge.render.tiles`), its front tiles then its back tiles.
     """
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render import fonts
+    from cardforge.render.icons import IconStamp
+    from cardforge.render import tiles
+    from cardforge.render.sheet import ImpositionError, impose
+
     canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
     canvas.setTitle(f"{game.title}: deck")
     canvas.setAuthor(game.meta.get("designer", ""))
@@ -116,6 +126,8 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
 def _board(canvas: Canvas, tiling: "tiles.Tiling", card: Card, game: Game, layouts: LayoutSet, stamp: IconStamp,
            options: DeckOptions) -> int:
     """A board's front, then its back, each tiled across pages; returns the pages drawn."""
+    from cardforge.render import card as card_render
+    from cardforge.render import tiles
     layout = layouts.for_card(card)
     pages = 0
     for side, face, ctx in (("front", layout.front, card_render.context(card, game)),
@@ -134,6 +146,9 @@ def _board(canvas: Canvas, tiling: "tiles.Tiling", card: Card, game: Game, layou
 def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: LayoutSet,
           stamp: IconStamp, options: DeckOptions, front: bool, label: str) -> None:
     """One page: the fronts of ``batch`` in slot order, or their backs behind them."""
+    from cardforge.render import card as card_render
+    from cardforge.render.sheet import crop_marks, cut_guide, scale_check
+
     shape = "rect"
     for i, card in enumerate(batch):
         layout = layouts.for_card(card)
