@@ -93,6 +93,12 @@ CODES: dict[str, Code] = _codes(
     Code("term-unused", "glossary", W, "a glossary term appears on no card"),
     # text fit: card text against its layout box
     Code("text-overflow", "text-fit", E, "card text does not fit its layout box at the minimum type size"),
+    # layout fit: repeated elements, type sizes and images of each card against its layout
+    Code("layout-overflow", "layout-fit", E, "a repeated element has more items than fit its space on a card"),
+    Code("image-missing", "images", E, "an image element's file does not exist, lies outside the pack, or is not PNG/JPEG/SVG"),
+    Code("image-low-res", "images", W, "raster art prints below 300 dpi at its printed size"),
+    Code("text-too-small", "text-fit", W, "card text prints under 6 pt"),
+    Code("layout-hierarchy", "text-fit", E, "a card's title prints smaller than its body text"),
     # declarative rules of the game pack
     Code("rule-failed", "rules", E, "a declarative rule of the game pack does not hold"),
     Code("rule-invalid", "rules", E, "a declarative rule's expression does not compile or evaluate"),

@@ -99,7 +99,8 @@ def _icons(data: dict, pack: Path, source: Source) -> tuple[dict[str, Icon], lis
                 svg = None
         icons[name] = Icon(name=name, label=spec["label"], svg=svg,
                            text=spec.get("text"), color=spec.get("color", "#000000"),
-                           glyph=spec.get("glyph"), badge=spec.get("badge"), stat=bool(spec.get("stat")))
+                           glyph=spec.get("glyph"), badge=spec.get("badge"), stat=bool(spec.get("stat")),
+                           legend=spec.get("legend", True) is not False)
     return icons, problems
 
 

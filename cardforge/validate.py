@@ -58,7 +58,8 @@ def validate_cards(game: Game) -> list[Diagnostic]:
         if validator is None:
             continue
         try:
-            problems += validate(card.data, validator, card.source, subject=f"{card.type} card {card.name!r}")
+            data = {k: v for k, v in card.data.items() if k != "layout"}  # layout keys: checked like layouts
+            problems += validate(data, validator, card.source, subject=f"{card.type} card {card.name!r}")
         except Unresolvable as exc:
             type_source = game.card_types[card.type].source
             problems.append(diag("schema-invalid", f"the schema of card type {card.type!r} has a $ref that resolves to nothing: {exc}",

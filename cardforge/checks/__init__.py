@@ -13,8 +13,8 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import (charts, components, counts, faces, glossary, icons, playertext, references, rules,
-                              rulesource, stacks, text, textfit, values)
+from cardforge.checks import (charts, components, counts, faces, glossary, icons, images, layoutfit, playertext,
+                              references, rules, rulesource, stacks, text, textfit, values)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -30,6 +30,8 @@ FAMILIES: dict[str, Check] = {
     "text": text.check,
     "faces": faces.check,
     "text-fit": textfit.check,
+    "layout-fit": layoutfit.check,
+    "images": images.check,
     "rules": rules.check,
     "rules-source": rulesource.check,
     "player-text": playertext.check,

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOpti
     from cardforge.model import Card, Game
     from cardforge.render.icons import IconStamp
     from cardforge.render.sheet import Sheet
+    from cardforge.render import tiles
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ def back_face(card: Card, game: Game, layouts: LayoutSet) -> Face:
     """The face printed on the back of ``card``: its layout's own back or the shared back."""
     back_id = game.card_types[card.type].back
     if back_id == "own":
-        return layouts.by_type[card.type].back
+        return layouts.for_card(card).back
     return layouts.backs[back_id]
 
 
@@ -70,13 +71,15 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     """Write the deck PDF of ``game`` to ``out``; returns the number of pages.
 
     ``progress`` is called with the number of cards drawn after each sheet.
-    Raises :class:`~cardforge.render.sheet.ImpositionError` if a card size does not fit.
+    A card larger than the paper (a board) is tiled across pages with overlap and alignment
+    marks (see :mod:`cardforge.render.tiles`), its front tiles then its back tiles.
     """
     from reportlab.pdfgen.canvas import Canvas
 
     from cardforge.render import fonts
     from cardforge.render.icons import IconStamp
-    from cardforge.render.sheet import impose
+    from cardforge.render import tiles
+    from cardforge.render.sheet import ImpositionError, impose
 
     canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
     canvas.setTitle(f"{game.title}: deck")
@@ -85,12 +88,24 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     stamp = IconStamp(canvas)
     groups: dict[tuple, list[Card]] = {}
     for card in copies(game):
-        layout = layouts.by_type[card.type]
+        layout = layouts.for_card(card)
         groups.setdefault((layout.size, layout.shape), []).append(card)
-    sheets = {key: impose(options.paper, key[0], options.gutter, options.orientation) for key in groups}
-    sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items())
+    sheets, boards = {}, {}
+    for key in groups:
+        try:
+            sheets[key] = impose(options.paper, key[0], options.gutter, options.orientation)
+        except ImpositionError:  # larger than the paper: a board, tiled across pages
+            boards[key] = tiles.plan(options.paper, key[0], options.orientation)
+    sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items() if key in sheets)
     sheet_no, pages, drawn = 0, 0, 0
     for key, cards in groups.items():
+        if key in boards:
+            for card in cards:
+                pages += _board(canvas, boards[key], card, game, layouts, stamp, options)
+                drawn += 1
+            if progress:
+                progress(drawn)
+            continue
         sheet = sheets[key]
         canvas.setPageSize(sheet.paper)
         for start in range(0, len(cards), sheet.per_sheet):
@@ -108,6 +123,26 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     return pages
 
 
+def _board(canvas: Canvas, tiling: "tiles.Tiling", card: Card, game: Game, layouts: LayoutSet, stamp: IconStamp,
+           options: DeckOptions) -> int:
+    """A board's front, then its back, each tiled across pages; returns the pages drawn."""
+    from cardforge.render import card as card_render
+    from cardforge.render import tiles
+    layout = layouts.for_card(card)
+    pages = 0
+    for side, face, ctx in (("front", layout.front, card_render.context(card, game)),
+                            ("back", back_face(card, game, layouts), back_context(card, game))):
+        if face is None:
+            continue
+
+        def draw(x: float, y: float, face=face, ctx=ctx) -> None:
+            card_render.draw_face(canvas, face, ctx, game, x, y, layout.size, stamp, bleed=0.0,
+                                  shape=layout.shape, ink_saver=options.ink_saver)
+
+        pages += tiles.draw_tiles(canvas, tiling, draw, f"{game.title} · {card.name} · {side}")
+    return pages
+
+
 def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: LayoutSet,
           stamp: IconStamp, options: DeckOptions, front: bool, label: str) -> None:
     """One page: the fronts of ``batch`` in slot order, or their backs behind them."""
@@ -116,7 +151,7 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
 
     shape = "rect"
     for i, card in enumerate(batch):
-        layout = layouts.by_type[card.type]
+        layout = layouts.for_card(card)
         shape = layout.shape
         bleed = min(layout.bleed, options.gutter / 2)
         if front:

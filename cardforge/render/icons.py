@@ -27,6 +27,9 @@ from cardforge.render import fonts
 if TYPE_CHECKING:  # reportlab.graphics is imported when SVG art is first drawn
     from reportlab.graphics.shapes import Drawing
 
+BADGE = 0.36  # a badge's type size, of the icon's size
+MIN_BADGE_PT = 6.0  # never smaller than this on the page
+
 RASTER_PX = 256  # for rasterise(): an icon is printed at most ~12 mm wide, 256 px is > 500 dpi
 
 
@@ -143,32 +146,42 @@ class IconStamp:
         self.canvas = canvas
         self.defined: set[str] = set()
 
-    def form_name(self, icon: Icon, color: str | None = None) -> str:
+    def form_name(self, icon: Icon, color: str | None = None, badge: float = BADGE) -> str:
         color = color or icon.color
         name = f"icon-{icon.name}-{color.lstrip('#')}"
+        if icon.badge and badge != BADGE:
+            name += f"-b{round(badge * 100)}"
         if name not in self.defined:
-            self._define(name, icon, color)
+            self._define(name, icon, color, badge)
             self.defined.add(name)
         return name
 
-    def _define(self, name: str, icon: Icon, color: str) -> None:
+    def _define(self, name: str, icon: Icon, color: str, badge: float = BADGE) -> None:
         c = self.canvas
         c.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
         if icon.svg is not None:
             _draw_unit(c, drawing(icon.svg, color))
         if icon.badge:
+            r = badge * 2 / 3  # the disc behind the badge's figure
             c.setFillColor(white)
             c.setStrokeColor(HexColor(color))
             c.setLineWidth(0.06)
-            c.circle(0.76, 0.24, 0.24, stroke=1, fill=1)
+            c.circle(1 - r, r, r, stroke=1, fill=1)
             c.setFillColor(HexColor(color))
-            c.setFont(fonts.pdf_name("sans-bold"), 0.36)
-            c.drawCentredString(0.76, 0.115, icon.badge)
+            c.setFont(fonts.pdf_name("sans-bold"), badge)
+            c.drawCentredString(1 - r, r - badge * 0.35, icon.badge)
         c.endForm()
 
     def draw(self, icon: Icon, x: float, y: float, size: float, color: str | None = None) -> None:
-        """Stamp ``icon`` with its lower-left corner at (x, y) pt, ``size`` pt square."""
-        name = self.form_name(icon, color)
+        """Stamp ``icon`` with its lower-left corner at (x, y) pt, ``size`` pt square.
+
+        A badge (a figure on the icon) is drawn at 0.36 of the icon's size, or larger on a
+        small icon so that it never prints under :data:`MIN_BADGE_PT`.
+        """
+        badge = BADGE
+        if icon.badge and size * BADGE < MIN_BADGE_PT:
+            badge = min(0.6, round(MIN_BADGE_PT / size + 0.005, 2))
+        name = self.form_name(icon, color, badge)
         c = self.canvas
         c.saveState()
         c.translate(x, y)

@@ -107,7 +107,7 @@ class Macros:
         return f"<!-- table: {table_id} -->\n" + title + "\n".join(lines)
 
     def icon_legend(self) -> str:
-        return "\n".join(f"- {{{name}}} {icon.label}" for name, icon in self.game.icons.items())
+        return "\n".join(f"- {{{name}}} {icon.label}" for name, icon in self.game.icons.items() if icon.legend)
 
     def glossary_list(self) -> str:
         return "\n".join(f"- **{term}**: {spec['definition']}" for term, spec in sorted(self.game.glossary.items()))
