@@ -25,7 +25,7 @@ from cardforge.build import (BuildOptions, BuildResult, Compiled, Project, Rende
 from cardforge.cache import (CACHE_FOLDER, DIGESTS, Entry, Store, artefact_key, load_digests, pack_inputs, same_content,
                              save_digests)
 from cardforge.diagnostics import Diagnostic, has_errors
-from cardforge.staging import OutputError, build_lock, prepare
+from cardforge.staging import STAGING_PREFIX, OutputError, build_lock, prepare
 
 Progress = Callable[[str, int, int], None]
 _CHECKS = "checks"  # the cache entry holding a game's diagnostics
@@ -251,6 +251,8 @@ class _Game:
                 copy(entry.payload, self.staging / name)
             else:
                 current.append(target / name)
+        if self.staging is None and any(target.glob(STAGING_PREFIX + "*")):
+            _sweep_when_free(target)  # a killed build's staging folder, though nothing is written now
         problems = list(self.diagnostics)
         for name in self.names:
             problems += self.hits[name].notes if name in self.hits else self.notes.get(name, [])
@@ -258,6 +260,16 @@ class _Game:
         return BuildResult(self.slug, sorted(written + current), problems,
                            rendered=[n for n in self.names if n not in self.hits],
                            reused=[n for n in self.names if n in self.hits])
+
+
+def _sweep_when_free(target: Path) -> None:
+    """Take ``target``'s lock for a moment, which sweeps staging folders a killed build left
+    (:func:`cardforge.staging.build_lock`); nothing when another build holds it."""
+    try:
+        with build_lock(target):
+            pass
+    except OutputError:
+        pass
 
 
 def _compile(pack: Path, project: Project) -> Compiled:

@@ -31,7 +31,7 @@ def test_an_internal_error_is_one_line_a_log_file_and_exit_2(tmp_path, monkeypat
     def broken(*args, **kwargs):
         raise RuntimeError("a bug in cardforge")
 
-    monkeypatch.setattr("cardforge.cli.compile_game", broken)
+    monkeypatch.setattr("cardforge.incremental.compile_game", broken)  # what check runs per game
     result = run_cli("check", "mini", "--root", str(root))
     assert result.exit_code == 2
     assert "error[internal-error]" in result.stderr and "please report it" in result.stderr.lower()
@@ -98,8 +98,8 @@ def test_a_second_build_of_the_same_game_is_refused_while_one_runs(tmp_path):
     assert run_cli("build", "mini", "--root", str(root)).exit_code == 0
     folder = root / "output/mini"
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    with build_lock(folder):  # another build holds the lock
-        result = run_cli("build", "mini", "--root", str(root))
+    with build_lock(folder):  # another build holds the lock; --no-cache: this one must write
+        result = run_cli("build", "mini", "--root", str(root), "--no-cache")
     assert result.exit_code == 1
     assert "error[build-locked]" in result.stderr and f"process {os.getpid()}" in result.stderr
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
@@ -115,7 +115,7 @@ def test_a_failed_build_removes_its_staging_folder_and_sweeps_old_ones(tmp_path,
     def fails(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("cardforge.build.render_deck", fails)
+    monkeypatch.setattr("cardforge.render.deck.render_deck", fails)
     result = run_cli("build", "mini", "--root", str(root))
     assert result.exit_code == 1 and "error[write-failed]" in result.stderr
     assert list(folder.iterdir()) == []
