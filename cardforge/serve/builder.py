@@ -3,11 +3,13 @@
 The preview's worker thread checks and draws a game in a fraction of a second; writing its
 PDFs takes seconds. :class:`Builder` runs :func:`cardforge.build.build_game` in one worker
 process (spawned, so the server's threads are not forked), one build at a time, and when
-saves arrive during a build it runs only the newest afterwards.
+saves arrive during a build it runs only the newest afterwards. The worker runs at a lower
+priority (nice 10), so checking and drawing the next save is not slowed by a build.
 """
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -27,6 +29,14 @@ def build_pack(root: str, slug: str, options: BuildOptions) -> tuple[list[str], 
     project = Project(Path(root))
     result = build_game(compile_game(project.cards / slug, project), project, options)
     return [p.name for p in result.written], result.diagnostics
+
+
+def _lower_priority() -> None:
+    """The worker process yields the processor to the server's check-and-draw thread."""
+    try:
+        os.nice(10)
+    except (AttributeError, OSError):  # not on POSIX
+        pass
 
 
 class Builder:
@@ -52,7 +62,8 @@ class Builder:
         if self._closed:
             return
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_lower_priority)
         generation = self._wanted.pop(slug)
         self._running[slug] = generation
         future = self._pool.submit(build_pack, str(self.root), slug, self.options)
