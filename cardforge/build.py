@@ -11,6 +11,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -133,15 +134,15 @@ def _deck(compiled: Compiled, staging: Path, options: BuildOptions, progress) ->
 
 
 def _rules_sheet(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
-    from cardforge.rules.sheet import check_sheet, render_sheet
+    from cardforge.rules.sheet import compile_sheet
+    from cardforge.rules.source import source_path
 
-    problems = check_sheet(compiled.game)
+    if not source_path(compiled.game, "sheet").is_file():  # no sheet.md: nothing to write
+        return compile_sheet(compiled.game)[1]
+    _, problems = compile_sheet(compiled.game, staging / "rules.pdf", options.deck.paper)
     if has_errors(problems):
         raise RenderError(problems)
-    if problems:  # no sheet.md: nothing to write
-        return problems
-    render_sheet(compiled.game, staging / "rules.pdf", options.deck.paper)
-    return []
+    return problems
 
 
 def _rulebook(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
@@ -150,8 +151,24 @@ def _rulebook(compiled: Compiled, staging: Path, options: BuildOptions, progress
 
     if not source_path(compiled.game, "rulebook").is_file():
         return []
-    render_rulebook(compiled.game, staging / "rulebook.pdf", options.deck.paper)
+    with _table_errors(compiled.game, "rulebook"):
+        render_rulebook(compiled.game, staging / "rulebook.pdf", options.deck.paper)
     return []
+
+
+@contextmanager
+def _table_errors(game, kind: str):
+    """A rules table too wide for its page becomes ``rules-table-too-wide`` on its source line."""
+    from cardforge.rules.source import table_source_line
+    from cardforge.rules.tables import TableTooWide
+
+    try:
+        yield
+    except TableTooWide as exc:
+        file, line = table_source_line(game, kind, exc.name)
+        if kind == "reference" or line == 1 and exc.name in (game.data.get("tables") or {}):
+            file, line = game.source.file, game.source.line("tables", exc.name)
+        raise RenderError([diag("rules-table-too-wide", str(exc), file=file, line=line)]) from exc
 
 
 def _print_shop(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
@@ -169,7 +186,8 @@ def _tts(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> 
 def _reference(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
     from cardforge.rules.reference import render_reference
 
-    render_reference(compiled.game, staging / "reference.pdf", options.deck.paper)
+    with _table_errors(compiled.game, "reference"):
+        render_reference(compiled.game, staging / "reference.pdf", options.deck.paper)
     return []
 
 

@@ -120,6 +120,9 @@ def build(
             if result.written:
                 for path in result.written:
                     err.print(f"[green]wrote[/] {display_path(path)}", highlight=False)
+                for note in result.diagnostics:  # the rules sheet's type size, as the build chose it
+                    if note.code == "rules-sheet-fit":
+                        err.print(f"      {note.message}", highlight=False)
             else:
                 failed = True
                 err.print(f"[red]not built[/] {pack.name}: fix the errors below"

@@ -85,6 +85,12 @@ CODES: dict[str, Code] = _codes(
     Code("rules-missing", "rules-compiler", W, "a game pack has no rules source (rulebook.md, sheet.md)"),
     Code("rules-template", "rules-compiler", E, "a rules source does not render (jinja2 syntax or data error)"),
     Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size"),
+    Code("rules-table-too-wide", "rules-compiler", E, "a rules table's unbreakable words are wider than its column or panel"),
+    Code("rules-sheet-underfull", "rules-compiler", W, "the rules leave panels of the accordion sheet that sheet.md did not ask to keep spare"),
+    Code("rules-sheet-fit", "rules-compiler", I, "the type size and panel fill of the accordion rules sheet"),
+    Code("rules-internal-text", "rules-compiler", W, "printed rules text speaks to the pack's maintainers (the seed, ERRATA.md, provisional, a raw field name)"),
+    Code("chart-too-many-series", "rules-compiler", E, "a composition chart has more series than colours that stay apart in grey"),
+    Code("rules-markdown-hazard", "rules-compiler", E, "a rules line continuing a paragraph would print as a list item or heading"),
     # new: scaffolding a game pack (cardforge new)
     Code("slug-invalid", "new", E, "a new game pack's name is not a valid folder name"),
     Code("pack-exists", "new", E, "cardforge new would overwrite an existing game pack or layout"),
