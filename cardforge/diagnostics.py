@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import json
+import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -156,6 +157,15 @@ def diag(code: str, message: str, *, hint: str = "", severity: Severity | None =
     registered = CODES[code]
     return Diagnostic(severity if severity is not None else registered.severity, code, message,
                       str(file), line, column, hint, related, card)
+
+
+def display_path(path: str | Path) -> str:
+    """``path`` relative to the working directory when it lies below it (for diagnostics)."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
 
 
 def has_errors(diagnostics: list[Diagnostic]) -> bool:

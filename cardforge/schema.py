@@ -10,11 +10,13 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from typing import TYPE_CHECKING
 
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.model import Source
+
+if TYPE_CHECKING:  # jsonschema is imported when a schema is first used
+    from jsonschema import Draft202012Validator
 
 _UNEXPECTED = re.compile(r"\('([^']+)'(?:, '[^']+')* (?:was|were) unexpected\)")
 
@@ -26,6 +28,8 @@ def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -
     checked once by the caller, see :func:`check_defs`). Raises ``jsonschema.SchemaError``
     if the schema is invalid.
     """
+    from jsonschema import Draft202012Validator
+
     Draft202012Validator.check_schema(schema)
     full = dict(schema)
     if defs:
@@ -35,6 +39,8 @@ def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -
 
 def check_defs(defs: dict[str, Any]) -> None:
     """Check shared schema definitions once. Raises ``jsonschema.SchemaError``."""
+    from jsonschema import Draft202012Validator
+
     Draft202012Validator.check_schema({"$defs": defs})
 
 
@@ -44,6 +50,8 @@ def validate(instance: Any, validator: Draft202012Validator, source: Source,
 
     ``subject`` prefixes each message (for example ``card "Lost"``).
     """
+    from jsonschema.exceptions import best_match
+
     found = []
     for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
         if error.context and error.validator in ("oneOf", "anyOf"):
@@ -66,6 +74,7 @@ def _game_schema_validator() -> Draft202012Validator:
     from importlib import resources
 
     import yaml
+    from jsonschema import Draft202012Validator
 
     text = resources.files("cardforge").joinpath("schemas/game.schema.yaml").read_text(encoding="utf-8")
     return Draft202012Validator(yaml.safe_load(text))
