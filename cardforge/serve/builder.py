@@ -1,7 +1,7 @@
 """Writing ``output/<slug>/`` in a separate process, so a long build never delays the page.
 
 The preview's worker thread checks and draws a game in a fraction of a second; writing its
-PDFs takes seconds. :class:`Builder` runs :func:`cardforge.build.build_game` in one worker
+PDFs takes seconds. :class:`Builder` runs :func:`cardforge.incremental.build_games` in one worker
 process (spawned, so the server's threads are not forked), one build at a time, and when
 saves arrive during a build it runs only the newest afterwards. The worker runs at a lower
 priority (nice 10), so checking and drawing the next save is not slowed by a build.
@@ -16,7 +16,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from cardforge.build import BuildOptions, Project, build_game, compile_game
+from cardforge.build import BuildOptions, Project
 from cardforge.diagnostics import Diagnostic
 
 
@@ -26,8 +26,10 @@ def build_pack(root: str, slug: str, options: BuildOptions) -> tuple[list[str], 
     Returns the names of the files written (none when the build refused or failed) and the
     build's diagnostics.
     """
+    from cardforge.incremental import build_games
+
     project = Project(Path(root))
-    result = build_game(compile_game(project.cards / slug, project), project, options)
+    result = build_games(project, [project.cards / slug], options, jobs=1)[0]  # the incremental build
     return [p.name for p in result.written], result.diagnostics
 
 
