@@ -81,6 +81,13 @@ CODES: dict[str, Code] = _codes(
     Code("rules-missing", "rules-compiler", W, "a game pack has no rules source (rulebook.md, sheet.md)"),
     Code("rules-template", "rules-compiler", E, "a rules source does not render (jinja2 syntax or data error)"),
     Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size"),
+    # sources: spreadsheets (CSV card files, cardforge import)
+    Code("source-unreadable", "sources", E, "a spreadsheet file cannot be read (not UTF-8, not a workbook, bad JSON)"),
+    Code("source-value", "sources", E, "a cell does not fit its field (not a number, no name, unknown card type)"),
+    Code("source-column", "sources", W, "a spreadsheet column is not a field of the card type and is not read"),
+    Code("source-mapping", "sources", E, "a source mapping names a column or card type that does not exist"),
+    Code("import-refused", "sources", E, "cardforge import would overwrite a card file that is not an import of that sheet"),
+    Code("file-unread", "load", W, "a file in a game pack that cardforge does not read"),
     # new: scaffolding a game pack (cardforge new)
     Code("slug-invalid", "new", E, "a new game pack's name is not a valid folder name"),
     Code("pack-exists", "new", E, "cardforge new would overwrite an existing game pack or layout"),

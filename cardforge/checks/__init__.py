@@ -12,7 +12,7 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import counts, glossary, icons, references, rules, rulesource, textfit
+from cardforge.checks import counts, glossary, icons, packfiles, references, rules, rulesource, textfit
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -25,6 +25,7 @@ FAMILIES: dict[str, Check] = {
     "text-fit": textfit.check,
     "rules": rules.check,
     "rules-source": rulesource.check,
+    "pack-files": packfiles.check,
 }
 
 
