@@ -67,8 +67,9 @@ class Converter:
         text = str(value).strip()
         if text in self.mapping.type_values:
             return self.mapping.type_values[text]
+        wanted = {normal(text), normal(text).removesuffix("s")}  # a sheet named "Events" holds events
         for type_id, card_type in self.game.card_types.items():
-            if normal(text) in (normal(type_id), normal(card_type.label)):
+            if wanted & {normal(type_id), normal(card_type.label)}:
                 return type_id
         return None
 
@@ -106,6 +107,8 @@ class Converter:
             return self.mapping.sheets[table.sheet]
         if table.sheet is not None and self.type_of(table.sheet):
             return self.type_of(table.sheet)
+        if self.mapping.type is None and len(self.game.card_types) == 1:
+            return next(iter(self.game.card_types))  # a game with one card type
         return self.mapping.type
 
     def rows(self, table: Table) -> list[Row]:

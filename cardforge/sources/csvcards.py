@@ -18,6 +18,14 @@ from cardforge.sources.tables import SourceError, read_tables
 from cardforge.yamlsource import LineMap
 
 
+class CellMap(LineMap):
+    """A line map over a CSV file: a value's place is its cell (row, column), whatever the
+    character offset inside the cell."""
+
+    def in_string(self, path, value: str, offset: int) -> tuple[int, int]:
+        return self.locate(path)
+
+
 def load_csv_cards(game: Game, path: Path, display: str) -> list[Diagnostic]:
     """Add the cards of the CSV file ``path`` to ``game``; returns the problems found."""
     try:
@@ -26,7 +34,7 @@ def load_csv_cards(game: Game, path: Path, display: str) -> list[Diagnostic]:
         return exc.diagnostics
     mapping = Mapping.from_data((game.data.get("sources") or {}).get(path.name))
     converter = Converter(game, mapping)
-    lines = LineMap(Path(display))
+    lines = CellMap(Path(display))
     for table in tables:
         for row in converter.rows(table):
             index = len([c for c in game.cards if c.source.file == display])
