@@ -182,6 +182,40 @@ def preview(
 
 
 @app.command()
+def serve(
+    game: Annotated[Optional[str], typer.Argument(help="Game pack slug; every pack when omitted.", show_default=False)] = None,
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    host: Annotated[str, typer.Option(help="Interface to listen on; anything but this computer (127.0.0.1, localhost, ::1) needs --allow-remote.")] = "127.0.0.1",
+    allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Allow --host to be an address other computers can reach (the page shows your pack files).")] = False,
+    root: Root = Path("."),
+) -> None:
+    """Preview a game in the browser while you edit it: every card front and back, the rules sheet,
+    rulebook and reference pages, and the same problems as `cardforge check`, each linked to its
+    file and line. Saving a card or layout file rebuilds output/<game>/ and updates the open page.
+
+    Serves on http://127.0.0.1:8000/ (this computer only) until Ctrl+C; it reads and shows, and
+    never writes anything but output/.
+    """
+    from cardforge.serve import is_loopback, run
+
+    project = Project(root.resolve())
+    packs, problems = project.packs([game] if game else None)
+    if problems:
+        print_diagnostics(err, problems)
+        raise typer.Exit(1)
+    if not is_loopback(host):
+        if not allow_remote:
+            err.print(f"[red]refusing to listen on {host}[/]: other computers could read your pack files; "
+                      "add --allow-remote if that is what you want", highlight=False)
+            raise typer.Exit(2)
+        err.print(f"[yellow]warning:[/] listening on {host}: anyone who can reach this computer on port {port} "
+                  "can see this project's cards and files", highlight=False)
+    err.print(f"serving {', '.join(p.name for p in packs)} at [bold]http://{host if ':' not in host else f'[{host}]'}:{port}/[/] "
+              "(Ctrl+C to stop)", highlight=False)
+    run(project, [p.name for p in packs], host=host, port=port)
+
+
+@app.command()
 def check(
     games: Games = None,
     format: Annotated[Format, typer.Option("--format", help="text for people, json for CI.")] = Format.text,

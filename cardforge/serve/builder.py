@@ -1,0 +1,80 @@
+"""Writing ``output/<slug>/`` in a separate process, so a long build never delays the page.
+
+The preview's worker thread checks and draws a game in a fraction of a second; writing its
+PDFs takes seconds. :class:`Builder` runs :func:`cardforge.build.build_game` in one worker
+process (spawned, so the server's threads are not forked), one build at a time, and when
+saves arrive during a build it runs only the newest afterwards.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+
+from cardforge.build import BuildOptions, Project, build_game, compile_game
+from cardforge.diagnostics import Diagnostic
+
+
+def build_pack(root: str, slug: str, options: BuildOptions) -> tuple[list[str], list[Diagnostic]]:
+    """Check and build ``cards/<slug>`` of the project at ``root`` (runs in the worker process).
+
+    Returns the names of the files written (none when the build refused or failed) and the
+    build's diagnostics.
+    """
+    project = Project(Path(root))
+    result = build_game(compile_game(project.cards / slug, project), project, options)
+    return [p.name for p in result.written], result.diagnostics
+
+
+class Builder:
+    """Builds on request; ``done(slug, generation, written, diagnostics)`` is called from a pool
+    thread when a build ends (``written`` is None when the build raised)."""
+
+    def __init__(self, root: Path, options: BuildOptions, done: Callable):
+        self.root, self.options, self.done = root, options, done
+        self._pool: ProcessPoolExecutor | None = None
+        self._lock = threading.Lock()
+        self._running: dict[str, int] = {}
+        self._wanted: dict[str, int] = {}
+        self._closed = False
+
+    def request(self, slug: str, generation: int) -> None:
+        """Build ``slug`` as of ``generation`` now, or after the build under way ends."""
+        with self._lock:
+            self._wanted[slug] = generation
+            if slug not in self._running:
+                self._submit(slug)
+
+    def _submit(self, slug: str) -> None:
+        if self._closed:
+            return
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        generation = self._wanted.pop(slug)
+        self._running[slug] = generation
+        future = self._pool.submit(build_pack, str(self.root), slug, self.options)
+        future.add_done_callback(lambda f: self._finished(slug, generation, f))
+
+    def _finished(self, slug: str, generation: int, future: Future) -> None:
+        try:
+            written, diagnostics = future.result()
+        except Exception as exc:  # the worker died or the build raised: report, keep serving
+            written, diagnostics = None, [exc]
+        with self._lock:
+            del self._running[slug]
+            if slug in self._wanted:
+                self._submit(slug)
+        self.done(slug, generation, written, diagnostics)
+
+    def busy(self, slug: str) -> bool:
+        with self._lock:
+            return slug in self._running or slug in self._wanted
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            pool, self._pool = self._pool, None
+        if pool:
+            pool.shutdown(wait=True, cancel_futures=True)

@@ -1,0 +1,309 @@
+"""What the preview page shows, kept up to date by one worker thread.
+
+For each game the worker runs the library's pipeline in three steps and publishes after
+each, so the page follows an edit as soon as there is something new to show:
+
+1. :func:`cardforge.build.compile_game` (load, errata, validate, check): the diagnostics;
+2. the card faces (:class:`~cardforge.serve.images.ImageCache`, only changed cards drawn);
+3. :func:`cardforge.build.build_game` (``output/<slug>/``), then its PDFs' pages as images.
+
+A game with errors keeps its last good :class:`Snapshot` (faces, pages) beside the new
+diagnostics; nothing here parses a pack itself, and no error stops the worker.
+"""
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from cardforge.build import BuildOptions, Compiled, Project, compile_game
+from cardforge.diagnostics import Diagnostic, Severity, sort_key
+from cardforge.layout import layout_path
+from cardforge.load import find_packs
+from cardforge.model import Game
+from cardforge.serve.builder import Builder
+from cardforge.serve.images import TEXT_SUFFIXES, ImageCache, Picture
+
+log = logging.getLogger("cardforge.serve")
+DOCUMENTS = (("rules.pdf", "Rules sheet"), ("rulebook.pdf", "Rulebook"), ("reference.pdf", "Reference pages"))
+PDFS = ("deck.pdf",) + tuple(name for name, _ in DOCUMENTS)
+
+
+@dataclass(frozen=True)
+class CardView:
+    """One card entry as the page shows it; sizes in pt, ``line``/``end`` 1-based in ``file``."""
+
+    id: str
+    name: str
+    type: str
+    type_label: str
+    quantity: int
+    provisional: tuple[str, ...]
+    file: str
+    line: int
+    end: int
+    fields: tuple[tuple[str, str], ...]
+    front: Picture | None
+    back: Picture | None
+    trim: tuple[float, float]
+    bleed: float
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A :class:`~cardforge.diagnostics.Diagnostic` with ``file`` relative to the project and
+    the card it is about (``card_id``, "" when none)."""
+
+    diagnostic: Diagnostic
+    file: str
+    card_id: str
+
+    @property
+    def location(self) -> str:
+        return self.diagnostic.at(self.file or "<cardforge>", self.diagnostic.line, self.diagnostic.column).location
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The last good look of a game: its cards with faces and its documents' pages."""
+
+    title: str
+    cards: tuple[CardView, ...]
+    documents: tuple[tuple[str, str, tuple[Picture, ...]], ...] = ()  # (pdf name, title, pages)
+
+
+@dataclass
+class GameState:
+    slug: str
+    status: str = "waiting"  # waiting, checking, drawing, building, ready, errors
+    snapshot: Snapshot | None = None
+    stale: bool = False  # the snapshot predates the current diagnostics' errors
+    problems: tuple[Problem, ...] = ()
+    internal: str = ""  # an unexpected exception, shown rather than crashing
+    version: int = 0
+
+    @property
+    def errors(self) -> int:
+        return sum(1 for p in self.problems if p.diagnostic.severity is Severity.ERROR)
+
+    @property
+    def warnings(self) -> int:
+        return sum(1 for p in self.problems if p.diagnostic.severity is Severity.WARNING)
+
+
+def card_spans(game: Game) -> dict[str, tuple[int, int]]:
+    """``{card.id: (first line, last line)}`` of each card's entry in its file."""
+    by_file: dict[str, list] = {}
+    for card in game.cards:
+        by_file.setdefault(card.source.file, []).append(card)
+    spans = {}
+    for cards in by_file.values():
+        cards.sort(key=lambda c: c.source.line())
+        text = cards[0].source.lines.text_lines
+        for i, card in enumerate(cards):
+            start = card.source.line()
+            end = cards[i + 1].source.line() - 1 if i + 1 < len(cards) else len(text)
+            while end > start and end <= len(text) and not text[end - 1].strip():
+                end -= 1
+            spans[card.id] = (start, max(start, end))
+    return spans
+
+
+def _fields(data: dict) -> tuple[tuple[str, str], ...]:
+    out = []
+    for key, value in data.items():
+        if isinstance(value, (str, int, float, bool)):
+            out.append((str(key), str(value)))
+        elif isinstance(value, list) and all(isinstance(v, (str, int, float)) for v in value):
+            out.append((str(key), ", ".join(str(v) for v in value)))
+    return tuple(out)
+
+
+class Workspace:
+    """The games being served, the worker thread that checks and draws them, and the
+    :class:`~cardforge.serve.builder.Builder` that writes their PDFs.
+
+    ``notify(slug)`` is called (from the worker thread) after each step that changed what a
+    game's page shows. All state changes happen on the worker thread.
+    """
+
+    def __init__(self, project: Project, slugs: list[str], notify: Callable[[str], None] = lambda slug: None,
+                 options: BuildOptions = BuildOptions()):
+        self.root = project.root.resolve()
+        self.project = project = Project(self.root)
+        self.slugs = slugs
+        self.games = {slug: GameState(slug) for slug in slugs}
+        self.notify = notify
+        self.cache = ImageCache(project.output / ".serve-cache")
+        self.builder = Builder(self.root, options, lambda *done: self._queue.put(("built",) + done))
+        self._queue: queue.Queue[tuple | None] = queue.Queue()
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+        self._generation = {slug: 0 for slug in slugs}
+        self._checked: dict[str, tuple[list[Diagnostic], Game | None]] = {}
+        self.version = 0
+
+    # -- the worker ---------------------------------------------------------------------
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="cardforge-serve-check", daemon=True)
+        self._thread.start()
+        self.request(self.slugs)
+
+    def stop(self) -> None:
+        self._queue.put(None)
+        if self._thread:
+            self._thread.join(timeout=30)
+        self.builder.close()
+
+    def request(self, slugs) -> None:
+        """Ask for ``slugs`` to be checked and rebuilt (requests made meanwhile are merged)."""
+        for slug in slugs:
+            if slug in self.games:
+                self._queue.put(("check", slug))
+
+    def _run(self) -> None:
+        while True:
+            tasks = [self._queue.get()]
+            while True:  # merge a burst of saves into one check per game
+                try:
+                    tasks.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            if None in tasks:
+                return
+            checks = list(dict.fromkeys(t[1] for t in tasks if t[0] == "check"))
+            for task in [t for t in tasks if t[0] == "built"] + [("check", slug) for slug in checks]:
+                try:
+                    self.check(task[1]) if task[0] == "check" else self.built(*task[1:])
+                except Exception as exc:  # a bug must show in the page, not stop the server
+                    log.exception("updating %s failed", task[1])
+                    self._publish(task[1], status="errors", internal="".join(
+                        traceback.format_exception_only(type(exc), exc)).strip())
+
+    def _publish(self, slug: str, **changes) -> None:
+        with self._lock:
+            self.version += 1
+            self.games[slug] = replace(self.games[slug], version=self.version, **changes)
+        self.notify(slug)
+
+    # -- one rebuild --------------------------------------------------------------------
+    def check(self, slug: str) -> None:
+        """Check and draw ``slug``, then ask the builder for its PDFs."""
+        self._generation[slug] += 1
+        self._publish(slug, status="checking")
+        compiled = compile_game(self.project.cards / slug, self.project)
+        self._checked[slug] = (compiled.diagnostics, compiled.game)
+        problems = self.problems(compiled.diagnostics, compiled.game)
+        old = self.games[slug].snapshot
+        if not compiled.ok:  # keep the last good faces; before any, show the cards that loaded
+            good = old is not None and any(c.front for c in old.cards)
+            self._publish(slug, status="errors", problems=problems, stale=good, internal="",
+                          snapshot=old if good else self._bare(compiled))
+            return
+        self._publish(slug, status="drawing", problems=problems, stale=False, internal="")
+        faces = self.cache.faces(compiled.game, compiled.layouts, layout_path(self.project.layouts, slug))
+        documents = old.documents if old and old.documents else self._documents(slug)
+        self._publish(slug, status="building", snapshot=Snapshot(compiled.game.title, self._cards(compiled, faces), documents))
+        self.builder.request(slug, self._generation[slug])
+
+    def built(self, slug: str, generation: int, written: list[str] | None, diagnostics: list) -> None:
+        """A build of ``slug`` as checked at ``generation`` ended: show its pages, and its
+        diagnostics when no newer check has happened since."""
+        state = self.games[slug]
+        changes: dict = {}
+        if written and state.snapshot:
+            changes["snapshot"] = replace(state.snapshot, documents=self._documents(slug))
+        if generation == self._generation[slug] and not self.builder.busy(slug):
+            if written is None:
+                changes.update(status="errors", internal="".join(traceback.format_exception_only(
+                    type(diagnostics[0]), diagnostics[0])).strip())
+            else:
+                checked, game = self._checked[slug]
+                known = set(checked)
+                changes.update(status="ready" if written else "errors", stale=not written,
+                               problems=self.problems(checked + [d for d in diagnostics if d not in known], game))
+        if changes:
+            self._publish(slug, **changes)
+
+    def _bare(self, compiled: Compiled) -> Snapshot | None:
+        """Before any good build: the cards that loaded, without faces."""
+        if compiled.game is None:
+            return None
+        return Snapshot(compiled.game.title, self._cards(compiled, {}), self._documents(compiled.game.slug))
+
+    def _cards(self, compiled: Compiled, faces: dict) -> tuple[CardView, ...]:
+        game, layouts = compiled.game, compiled.layouts
+        spans = card_spans(game)
+        order = {t: i for i, t in enumerate(game.card_types)}
+        views = []
+        for card in sorted(game.cards, key=lambda c: order.get(c.type, 0)):  # stable: file order within a type
+            layout = layouts.by_type.get(card.type) if layouts else None
+            front, back = faces.get(card.id, (None, None))
+            views.append(CardView(
+                id=card.id, name=card.name, type=card.type, type_label=game.card_types[card.type].label,
+                quantity=card.quantity, provisional=tuple(str(p) for p in card.provisional),
+                file=self.relative(card.source.file), line=spans[card.id][0], end=spans[card.id][1],
+                fields=_fields(card.data), front=front, back=back,
+                trim=layout.size if layout else (180.0, 252.0), bleed=layout.bleed if layout else 0.0))
+        return tuple(views)
+
+    def _documents(self, slug: str) -> tuple:
+        out = self.project.output / slug
+        documents = []
+        for name, title in DOCUMENTS:
+            if (out / name).is_file():
+                documents.append((name, title, tuple(self.cache.pages(out / name))))
+        return tuple(documents)
+
+    # -- paths --------------------------------------------------------------------------
+    def relative(self, file: str) -> str:
+        """A diagnostic's or source's file as a path relative to the project root ("" if outside)."""
+        if not file:
+            return ""
+        path = Path(file)
+        if not path.is_absolute():
+            path = Path(os.getcwd()) / path
+        try:
+            return path.resolve().relative_to(self.root).as_posix()
+        except ValueError:
+            return ""
+
+    def problems(self, diagnostics: list[Diagnostic], game: Game | None) -> tuple[Problem, ...]:
+        spans = card_spans(game) if game else {}
+        by_name = {c.name: c.id for c in reversed(game.cards)} if game else {}
+        files = {c.id: self.relative(c.source.file) for c in game.cards} if game else {}
+        out = []
+        for d in sorted(dict.fromkeys(diagnostics), key=sort_key):
+            rel = self.relative(d.file)
+            card_id = by_name.get(d.card, "")
+            if not card_id and rel and d.line:
+                card_id = next((cid for cid, (a, b) in spans.items() if files[cid] == rel and a <= d.line <= b), "")
+            out.append(Problem(d, rel, card_id))
+        out.sort(key=lambda p: (-int(p.diagnostic.severity), p.file, p.diagnostic.line))
+        return tuple(out)
+
+    def files(self, slug: str) -> dict[str, Path]:
+        """The pack's text files and its layout file, ``{path relative to the root: path}``:
+        the only source files the server shows."""
+        allowed = {}
+        pack = self.root / "cards" / slug
+        candidates = [p for p in pack.rglob("*") if p.suffix.lower() in TEXT_SUFFIXES] if pack.is_dir() else []
+        candidates.append(layout_path(self.project.layouts, slug))
+        for path in candidates:
+            try:
+                real = path.resolve(strict=True)
+                rel = path.relative_to(self.root).as_posix()
+            except (OSError, ValueError):
+                continue
+            if real.is_file() and real.is_relative_to(self.root):
+                allowed[rel] = real
+        return allowed
+
+
+def packs_to_serve(project: Project, slugs: list[str] | None) -> list[str]:
+    return [p.name for p in find_packs(project.cards)] if not slugs else list(slugs)

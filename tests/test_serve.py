@@ -1,0 +1,130 @@
+"""The preview server without a browser: what it serves, what it refuses, how it maps saves
+to games, and the `serve` command's refusal to listen beyond this computer unasked."""
+from __future__ import annotations
+
+import http.client
+from pathlib import Path
+
+import pytest
+
+from cardforge.build import Project, compile_game
+from cardforge.serve import is_loopback
+from cardforge.serve.watch import games_touched
+from conftest import make_project, run_cli
+from serving import serving
+
+SLUG = "gate"
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    root = make_project(tmp_path_factory.mktemp("serve"), SLUG)
+    with serving(root, SLUG) as server:
+        server.wait_for(SLUG, "ready", "errors")
+        yield server
+
+
+def raw_get(served, path: str, host: str | None = None) -> tuple[int, bytes]:
+    """GET ``path`` sent byte for byte as written (no client-side normalising of ``..``)."""
+    conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
+    try:
+        conn.putrequest("GET", path, skip_host=True, skip_accept_encoding=True)
+        conn.putheader("Host", host or f"127.0.0.1:{served.port}")
+        conn.endheaders()
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def test_pack_files_are_served_and_paths_outside_are_refused(served):
+    game_yaml = served.root / "cards" / SLUG / "game.yaml"
+    status, body = raw_get(served, f"/g/{SLUG}/file/cards/{SLUG}/game.yaml")
+    assert status == 200 and game_yaml.read_text().splitlines()[0].strip().encode()[:20] in body.replace(b"&#39;", b"'")
+    secret = served.root / "secret.txt"  # inside the project, but not a file the page shows
+    secret.write_text("not for the browser: 7f3c9a")
+    outside = [
+        f"/g/{SLUG}/file/../../../../../../etc/passwd",
+        f"/g/{SLUG}/file/cards/{SLUG}/../../secret.txt",
+        f"/g/{SLUG}/file/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        f"/g/{SLUG}/file/%2e%2e%2f%2e%2e%2fsecret.txt",
+        f"/g/{SLUG}/file/cards/{SLUG}/%2e%2e/%2e%2e/secret.txt",
+        f"/g/{SLUG}/file//etc/passwd",
+        f"/g/{SLUG}/file/{game_yaml}",  # absolute, even to a file the page shows
+        f"/g/{SLUG}/file/%2fetc%2fpasswd",
+        f"/g/{SLUG}/file/secret.txt",
+        f"/g/{SLUG}/pdf/..%2f..%2fsecret.txt",
+        f"/g/{SLUG}/pdf/%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+        f"/g/{SLUG}/pdf/%2fetc%2fpasswd",
+        "/static/../../../../etc/passwd",
+        "/static/%2e%2e/%2e%2e/%2e%2e/secret.txt",
+        "/static/%2e%2e/app.py",
+        "/img/..%2f..%2fsecret.txt.png",
+        "/img/%2e%2e%2fsecret.png",
+        "/g/..%2f..%2fetc/file/passwd",
+    ]
+    for path in outside:
+        status, body = raw_get(served, path)
+        assert status in (403, 404), (path, status)
+        assert b"root:" not in body and b"7f3c9a" not in body and b"import" not in body, path
+
+
+def test_only_reading_is_allowed_and_only_from_this_computer(served):
+    for method in ("POST", "PUT", "DELETE"):
+        conn = http.client.HTTPConnection("127.0.0.1", served.port, timeout=30)
+        conn.request(method, f"/g/{SLUG}/file/cards/{SLUG}/game.yaml", body=b"x")
+        assert conn.getresponse().status == 405, method
+        conn.close()
+    status, _ = raw_get(served, f"/g/{SLUG}", host="attacker.example")  # DNS rebinding
+    assert status == 400
+    assert raw_get(served, f"/g/{SLUG}", host="localhost")[0] == 200
+
+
+def test_pdfs_are_downloadable_and_images_are_content_keyed(served):
+    for name in ("deck.pdf", "rules.pdf", "rulebook.pdf", "reference.pdf"):
+        status, body = raw_get(served, f"/g/{SLUG}/pdf/{name}")
+        assert status == 200 and body.startswith(b"%PDF"), name
+        assert body == (served.root / "output" / SLUG / name).read_bytes()
+    status, page = raw_get(served, f"/g/{SLUG}")
+    assert status == 200
+    keys = {k.decode() for k in __import__("re").findall(rb'/img/([0-9a-f]{64}-[fb])\.png', page)}
+    game = compile_game(served.root / "cards" / SLUG, Project(served.root)).game
+    assert len(keys) == 2 * len({c.id for c in game.cards})  # a front and a back per card entry
+    status, png = raw_get(served, f"/img/{sorted(keys)[0]}.png")
+    assert status == 200 and png.startswith(b"\x89PNG")
+
+
+def test_diagnostics_are_the_checks_records(tmp_path):
+    root = make_project(tmp_path, SLUG)
+    deck = next(p for p in sorted((root / "cards" / SLUG).glob("*.yaml")) if p.name != "game.yaml")
+    deck.write_text(deck.read_text().replace("type: ", "type: unknown-", 1))
+    expected = [d for d in compile_game(root / "cards" / SLUG, Project(root)).diagnostics if d.code == "card-type-unknown"]
+    assert expected
+    with serving(root, SLUG) as server:
+        state = server.wait_for(SLUG, "errors")
+        assert state["errors"] >= len(expected)
+        status, page = raw_get(server, f"/g/{SLUG}/problems")
+        text = page.decode()
+        for d in expected:
+            assert f"cards/{SLUG}/{deck.name}:{d.line}:{d.column}" in text
+            assert f'href="/g/{SLUG}/file/cards/{SLUG}/{deck.name}#L{d.line}"' in text
+
+
+def test_saves_are_mapped_to_the_games_they_touch(tmp_path):
+    slugs = ["gate", "gateway"]
+    assert games_touched(tmp_path, [str(tmp_path / "cards/gate/citizens.yaml")], slugs) == {"gate"}
+    assert games_touched(tmp_path, [str(tmp_path / "layouts/gateway.yaml")], slugs) == {"gateway"}
+    assert games_touched(tmp_path, [str(tmp_path / "layouts/presets/paper.yaml")], slugs) == {"gate", "gateway"}
+    assert games_touched(tmp_path, [str(tmp_path / "cards/other/game.yaml"), str(tmp_path / "output/gate/deck.pdf")],
+                         slugs) == set()
+
+
+def test_serve_refuses_other_interfaces_unless_asked(tmp_path):
+    assert is_loopback("127.0.0.1") and is_loopback("::1") and is_loopback("localhost")
+    assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.20")
+    root = make_project(tmp_path, SLUG)
+    result = run_cli("serve", SLUG, "--host", "0.0.0.0", "--root", str(root))
+    assert result.exit_code == 2
+    assert "--allow-remote" in result.stderr
+    result = run_cli("serve", "no-such-game", "--root", str(root))
+    assert result.exit_code == 1 and "no-such-game" in result.stderr
