@@ -69,6 +69,8 @@ CODES: dict[str, Code] = _codes(
     # icons
     Code("icon-unknown", "icons", E, "card text uses an icon token the game does not declare"),
     Code("icon-unused", "icons", W, "a declared icon is used by no card and no layout"),
+    Code("icon-color-ignored", "icons", W, "an icon's SVG ignores currentColor while a layout asks for a colour"),
+    Code("markup-unmatched", "markup", W, "card text has an unmatched * or ** or a { that is not an icon token"),
     # glossary
     Code("term-misspelt", "glossary", W, "a word in card text is a near miss of a glossary term"),
     Code("term-unused", "glossary", W, "a glossary term appears on no card"),

@@ -1,4 +1,7 @@
-"""Card text markup: plain text with ``{icon}`` tokens, ``**bold**``, ``*italic*`` and line breaks.
+r"""Card text markup: plain text with ``{icon}`` tokens, ``**bold**``, ``*italic*`` and line breaks.
+
+A backslash makes the next ``*``, ``{``, ``}`` or ``\\`` a literal character (``\*``,
+``\{wood}``); a ``{`` that does not open an icon token (``{ 3 }``) is printed as it is.
 
 Parsing is separate from drawing so the checker can read icon tokens and words with their
 offsets, and the layout engine can measure and draw the same runs. A ``{name}`` token is an
@@ -10,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}|(\*\*|\*)|(\n)")
+TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}|(\*\*|\*)|(\n)|\\([*{}\\])")
 
 
 @dataclass(frozen=True)
@@ -36,8 +39,10 @@ def parse(text: str) -> list[Run]:
     for match in TOKEN.finditer(text):
         if match.start() > pos:
             runs.append(Run("text", text[pos:match.start()], bold, italic, pos))
-        icon, emphasis, newline = match.groups()
-        if icon:
+        icon, emphasis, newline, escaped = match.groups()
+        if escaped:  # \* \{ \} \\ : the character itself
+            runs.append(Run("text", escaped, bold, italic, match.start()))
+        elif icon:
             runs.append(Run("icon", icon, bold, italic, match.start()))
         elif emphasis == "**":
             bold = not bold

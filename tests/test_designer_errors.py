@@ -57,3 +57,45 @@ def test_a_card_error_names_the_field_and_an_unknown_field_gets_a_did_you_mean(t
     assert messages == ["card card 'Market Day': unknown key 'cots'; did you mean 'cost'?",
                         "card card 'Tax Collector': cost: 'three' is not of type 'integer'"]
     assert all(d["line"] > 1 for d in found)
+
+
+def test_a_templated_icon_name_uses_exactly_the_icons_it_renders_to(tmp_path):
+    layout, pack = scaffold(tmp_path)
+    game = pack / "game.yaml"
+    game.write_text(game.read_text()
+                    .replace('  coin: {label: Coin, svg: icons/coin.svg, color: "#b8860b"}',
+                             '  coin: {label: Coin, svg: icons/coin.svg, color: "#b8860b"}\n'
+                             '  stage-1: {label: Stage 1, text: "I"}\n  stage-2: {label: Stage 2, text: "II"}\n'
+                             '  stage-3: {label: Stage 3, text: "III"}')
+                    .replace("        cost: {type: integer", "        stage: {type: integer}\n        cost: {type: integer"))
+    cards = pack / "cards.yaml"
+    cards.write_text(cards.read_text().replace("    cost: 1\n", "    cost: 1\n    stage: 1\n")
+                     .replace("    cost: 3\n", "    cost: 3\n    stage: 2\n"))
+    layout.write_text(layout.read_text().replace("      art:\n        kind: rect\n",
+                                                 "      stage:\n        kind: icon\n        box: [5mm, 16mm, 8mm, 8mm]\n"
+                                                 "        icon: \"stage-{{ card.stage }}\"\n      art:\n        kind: rect\n"))
+    unused = [d["message"] for d in diagnostics(tmp_path, "icon-unused")]
+    assert unused == ["icon 'stage-3' (Stage 3) is used by no card and no layout"]
+
+
+def test_an_svg_without_currentcolor_drawn_in_a_layout_colour_is_a_warning(tmp_path):
+    layout, pack = scaffold(tmp_path)
+    assert diagnostics(tmp_path, "icon-color-ignored") == []
+    (pack / "icons" / "coin.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+                                             '<circle cx="5" cy="5" r="5" fill="#000000"/></svg>')
+    found = diagnostics(tmp_path, "icon-color-ignored")
+    assert len(found) == 1 and "coin.svg does not use currentColor" in found[0]["message"]
+    assert found[0]["file"].endswith("game.yaml") and "coin.svg" in (pack / "game.yaml").read_text().splitlines()[found[0]["line"] - 1]
+
+
+def test_unmatched_emphasis_and_stray_braces_are_warnings_at_their_column(tmp_path):
+    _, pack = scaffold(tmp_path)
+    cards = pack / "cards.yaml"
+    text = cards.read_text().replace('text: "**Gain** 2 {coin}."', 'text: "**Gain 2 {Coin}. Costs 2 \\\\* 3."')
+    cards.write_text(text)
+    found = sorted((d["line"], d["column"], d["message"]) for d in diagnostics(tmp_path, "markup-unmatched"))
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "**Gain 2" in l)
+    col = text.splitlines()[line - 1].index('"') + 2  # first character inside the quotes
+    assert found == [(line, col, "card card 'Market Day': '**' starts bold text that is never closed"),
+                     (line, col + 9, "card card 'Market Day': '{Coin}' is not an icon token")]
+    assert diagnostics(tmp_path, "schema") == []

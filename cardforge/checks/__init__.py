@@ -12,7 +12,7 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import counts, glossary, icons, packfiles, references, rules, rulesource, textfit
+from cardforge.checks import counts, glossary, icons, markup, packfiles, references, rules, rulesource, textfit
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -21,6 +21,7 @@ FAMILIES: dict[str, Check] = {
     "references": references.check,
     "counts": counts.check,
     "icons": icons.check,
+    "markup": markup.check,
     "glossary": glossary.check,
     "text-fit": textfit.check,
     "rules": rules.check,
