@@ -12,7 +12,7 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import counts, glossary, icons, markup, packfiles, references, rules, rulesource, textfit
+from cardforge.checks import counts, glossary, icons, markup, packfiles, references, rulenumbers, rules, rulesource, textfit
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -26,6 +26,7 @@ FAMILIES: dict[str, Check] = {
     "text-fit": textfit.check,
     "rules": rules.check,
     "rules-source": rulesource.check,
+    "rules-numbers": rulenumbers.check,
     "pack-files": packfiles.check,
 }
 
