@@ -133,11 +133,12 @@ def test_problems_in_a_workbook_name_the_sheet_and_cell_and_nothing_is_written(t
     assert "deck.xlsx:Sheet1:C12: error[source-value]: cost: 'three' is not an integer" in result.stderr
     assert "deck.xlsx:Sheet1:B13: error[source-value]: 'evnet' is not a card type of harvest" in result.stderr
     assert 'did you mean "event"?' in result.stderr
+    assert "deck.xlsx:Sheet1:C12" in result.stderr  # a sheet name is never read as an emoji code
     assert not (pack / "deck.yaml").exists()
 
 
 def test_sheets_of_a_workbook_give_the_card_type_and_native_numbers_stay_numbers(tmp_path):
-    pack, game_file = two_type_pack(tmp_path)
+    pack, game_file = two_type_pack(tmp_path, "sources:\n  deck.xlsx:\n    sheets: {Notes: null}\n")
     set_count(game_file, 2, 1)
     book = Workbook()
     first = book.active
@@ -147,6 +148,9 @@ def test_sheets_of_a_workbook_give_the_card_type_and_native_numbers_stay_numbers
     events = book.create_sheet("Events")
     events.append(["Name", "Text"])
     events.append(["Storm", "Discard."])
+    notes = book.create_sheet("Notes")  # skipped by the mapping
+    notes.append(["Idea", "Who"])
+    notes.append(["more wood", "Ada"])
     book.save(tmp_path / "deck.xlsx")
     assert run_cli("import", "harvest", str(tmp_path / "deck.xlsx"), "--root", str(tmp_path)).exit_code == 0
     cards = yaml.safe_load((pack / "deck.yaml").read_text())["cards"]

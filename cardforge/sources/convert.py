@@ -113,8 +113,9 @@ class Converter:
 
     def rows(self, table: Table) -> list[Row]:
         """Every data row of ``table`` as a card (rows with errors are reported and left out)."""
-        if not table.header:
-            return []
+        if not table.header or (table.sheet is not None and table.sheet in self.mapping.sheets
+                                and self.mapping.sheets[table.sheet] is None):
+            return []  # an empty sheet, or one the mapping skips (`sheets: {Notes: null}`)
         fields = self.header(table)
         default_type = self.table_type(table)
         out = []

@@ -99,8 +99,9 @@ def import_file(game: Game, path: Path, mapping: Mapping, into: str | None = Non
         return ImportResult(None, diagnostics=problems)
     target = game.root / (into or f"{path.stem}.yaml")
     if target.suffix != ".yaml" or target.name in ("game.yaml", "errata.yaml"):
-        return ImportResult(None, diagnostics=problems + [diag("import-refused", f"cannot import into {target.name}",
-                                                                hint="name a card file ending in .yaml")])
+        return ImportResult(None, diagnostics=problems + [diag("import-refused", f"cannot import into {target.name}, "
+                                                                "which is not a card file; nothing was written",
+                                                                hint="choose the card file with --into, for example --into cards.yaml")])
     old: dict[tuple[str, str], dict] = {}
     if target.exists():
         data, source, found = read_yaml(target)

@@ -8,7 +8,7 @@ or given to ``cardforge import --mapping FILE``. Every key is optional::
     type: card               # the card type of every row (or a `type` column per row)
     type_column: Kind        # the column holding each row's card type (default: `type`)
     type_values: {Res: resource}   # values of that column -> card types (ids and labels match by themselves)
-    sheets: {Buildings: building}  # a workbook's sheet -> the card type of its rows
+    sheets: {Buildings: building, Notes: null}  # a workbook's sheet -> the card type of its rows (null: skipped)
     columns: {Card Name: name}     # rename columns to fields (a column named like a field needs nothing)
     quantity: Num            # the quantity column (default: qty, quantity, copies or count)
     lists: {tags: ","}       # list fields and the separator their cells use
@@ -35,7 +35,7 @@ class Mapping:
     type: str | None = None
     type_column: str | None = None
     type_values: dict[str, str] = field(default_factory=dict)
-    sheets: dict[str, str] = field(default_factory=dict)
+    sheets: dict[str, str | None] = field(default_factory=dict)
     columns: dict[str, str | None] = field(default_factory=dict)
     quantity: str | None = None
     lists: dict[str, str] = field(default_factory=dict)
