@@ -17,8 +17,19 @@ from cardforge.markup import icons_in
 from cardforge.model import Game
 
 
+def _needs_rendering(el: Element) -> bool:
+    """Whether the icons an element draws depend on the card (or take a layout colour)."""
+    if el.style.icon_color:
+        return el.kind in ("text", "icon")
+    if el.kind == "icon":
+        return "{{" in (el.icon or "") or "{%" in (el.icon or "")
+    return el.kind == "text" and bool(el.template) and ("{{" in el.template or "{%" in el.template)
+
+
 def _face_icons(face: Face, ctx: dict, used: set[str], coloured: set[str]) -> None:
     for el in face.elements:
+        if not _needs_rendering(el):
+            continue  # static names and card fields are counted by checks.icons directly
         try:
             if el.when and not templates.expression(el.when)(**ctx):
                 continue
