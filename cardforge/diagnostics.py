@@ -56,7 +56,7 @@ CODES: dict[str, Code] = _codes(
     Code("layout-invalid", "layout", E, "a layout entry is unknown or has a bad value"),
     Code("layout-cycle", "layout", E, "layouts extend each other in a cycle"),
     Code("layout-unsafe", "layout", W, "a text box reaches into the safe margin inside the trim"),
-    Code("icon-file", "layout", E, "an icon's SVG file is missing or cannot be rasterised"),
+    Code("icon-file", "layout", E, "an icon's SVG file is missing or cannot be drawn"),
     # errata: explicit corrections of the seed as printed (errata.yaml)
     Code("errata-applied", "errata", I, "an erratum from errata.yaml corrects a card as printed"),
     Code("errata-stale", "errata", E, "an erratum does not match the card as printed (fixed twice, or mistyped)"),

@@ -1,33 +1,67 @@
-"""Icons: SVG files rasterised once by cairosvg and stamped as PDF form XObjects.
+"""Icons and SVG art: drawn as vectors, each defined once per PDF as a form XObject.
 
-An icon's SVG uses ``currentColor``; it is recoloured with the icon's ``color`` from
-game.yaml, rendered to PNG at :data:`RASTER_PX` pixels square (cached per process), drawn
-once per PDF into a form XObject, and placed with ``doForm`` wherever the icon appears, so
-a PDF holds each icon image once however many cards use it.
+An SVG is parsed by svglib into a ReportLab drawing (``currentColor`` replaced by the colour
+asked for: the icon's ``color`` from game.yaml, or a layout's ``icon_color``), drawn once per
+PDF into a form XObject in the SVG's own units, and placed with ``doForm`` wherever it
+appears. A PDF therefore holds each distinct (SVG, colour) once however many cards use it,
+as paths: no raster image and no soft mask. :func:`rasterise` (PNG via cairosvg) remains for
+outputs that need pixels (the rules flow's inline images).
 """
 from __future__ import annotations
 
+import hashlib
 import io
 from functools import lru_cache
 from pathlib import Path
 
 import cairosvg
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing
 from reportlab.lib.colors import HexColor, white
-from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.model import Icon
 from cardforge.render import fonts
 
-RASTER_PX = 256  # an icon is printed at most ~12 mm wide: 256 px is > 500 dpi there
+RASTER_PX = 256  # for rasterise(): an icon is printed at most ~12 mm wide, 256 px is > 500 dpi
 
 
 class IconError(Exception):
-    """An icon whose SVG file is missing or cannot be rasterised; ``svg`` is its path."""
+    """An icon whose SVG file is missing or cannot be drawn; ``svg`` is its path."""
 
     def __init__(self, message: str, svg: Path):
         super().__init__(message)
         self.svg = svg
+
+
+def _svg_text(svg: Path, color: str | None) -> str:
+    try:
+        text = svg.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise IconError(f"icon file {svg} cannot be read: {reason}", svg) from None
+    return text.replace("currentColor", color) if color else text
+
+
+@lru_cache(maxsize=512)
+def drawing(svg: Path, color: str | None = None) -> Drawing:
+    """The vector drawing of ``svg`` (``currentColor`` -> ``color``, ``#rrggbb``), in SVG units.
+
+    Raises :class:`IconError` when the file is missing or not an SVG svglib can read.
+    """
+    from svglib.svglib import svg2rlg
+
+    text = _svg_text(svg, color)
+    try:
+        result = svg2rlg(io.BytesIO(text.encode("utf-8")))
+    except Exception as exc:  # svglib/lxml raise many parser exception types
+        raise IconError(f"icon file {svg} cannot be drawn: {exc}", svg) from None
+    if result is None or not result.width or not result.height:
+        raise IconError(f"icon file {svg} cannot be drawn: not an SVG with a size or viewBox", svg)
+    # renderPDF sets the drawing's default font on the canvas: make it a shipped font, so the
+    # PDF names no base-14 font that is not embedded
+    result.__dict__["initialFontName"] = fonts.pdf_name("sans")
+    return result
 
 
 @lru_cache(maxsize=512)
@@ -36,11 +70,7 @@ def rasterise(svg: Path, color: str, px: int = RASTER_PX) -> bytes:
 
     Raises :class:`IconError` when the file is missing or not an SVG cairosvg can draw.
     """
-    try:
-        text = svg.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise IconError(f"icon file {svg} cannot be read: {exc.strerror}", svg) from None
-    text = text.replace("currentColor", color)
+    text = _svg_text(svg, color)
     try:
         return cairosvg.svg2png(bytestring=text.encode("utf-8"), output_width=px, output_height=px)
     except Exception as exc:  # cairosvg raises many parser exception types
@@ -48,7 +78,7 @@ def rasterise(svg: Path, color: str, px: int = RASTER_PX) -> bytes:
 
 
 class IconStamp:
-    """Draws icons on one canvas, defining each icon's form XObject on first use."""
+    """Draws icons and SVG art on one canvas, defining each form XObject on first use."""
 
     def __init__(self, canvas: Canvas):
         self.canvas = canvas
@@ -66,7 +96,7 @@ class IconStamp:
         c = self.canvas
         c.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
         if icon.svg is not None:
-            c.drawImage(ImageReader(io.BytesIO(rasterise(icon.svg, color))), 0, 0, 1, 1, mask="auto")
+            _draw_unit(c, drawing(icon.svg, color))
         if icon.badge:
             c.setFillColor(white)
             c.setStrokeColor(HexColor(color))
@@ -86,3 +116,30 @@ class IconStamp:
         c.scale(size, size)
         c.doForm(name)
         c.restoreState()
+
+    def svg_form(self, svg: Path, color: str | None = None) -> tuple[str, float, float]:
+        """(form name, width, height) of SVG art, its form defined on first use (SVG units)."""
+        d = drawing(svg, color)
+        name = "svg-" + hashlib.sha1(f"{svg}|{color}".encode()).hexdigest()[:12]
+        if name not in self.defined:
+            c = self.canvas
+            c.beginForm(name, lowerx=0, lowery=0, upperx=d.width, uppery=d.height)
+            _render(d, c)
+            c.endForm()
+            self.defined.add(name)
+        return name, d.width, d.height
+
+
+def _render(d: Drawing, c: Canvas) -> None:
+    """Draw ``d`` with its origin at the canvas's current origin."""
+    renderPDF.draw(d, c, 0, 0, showBoundary=False)
+
+
+def _draw_unit(c: Canvas, d: Drawing) -> None:
+    """Draw ``d`` into the unit square, keeping its aspect ratio and centring it."""
+    k = 1.0 / max(d.width, d.height)
+    c.saveState()
+    c.translate((1 - d.width * k) / 2, (1 - d.height * k) / 2)
+    c.scale(k, k)
+    _render(d, c)
+    c.restoreState()
