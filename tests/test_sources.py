@@ -7,6 +7,7 @@ import shutil
 
 import pytest
 import yaml
+from jsonschema import Draft202012Validator
 from openpyxl import Workbook
 
 from cardforge.load import load_game
@@ -87,6 +88,9 @@ def test_import_csv_converts_quantities_numbers_lists_icons_and_blank_cells(tmp_
     assert cards[3] == {"name": "Storm", "type": "event", "quantity": 2, "text": "Every player discards 1 {wood}.",
                         "tags": ["weather", "bad"]}
     assert all(None not in c.values() for c in cards)
+    assert run_cli("schema", "harvest", "--root", str(tmp_path)).exit_code == 0
+    schema = json.loads((tmp_path / "schemas/harvest/cards.schema.json").read_text())
+    assert list(Draft202012Validator(schema).iter_errors(yaml.safe_load(text))) == []
     check = run_cli("check", "harvest", "--root", str(tmp_path), "--strict")
     assert check.exit_code == 0, check.output
 
