@@ -98,7 +98,7 @@ def import_file(game: Game, path: Path, mapping: Mapping, into: str | None = Non
     if has_errors(problems):
         return ImportResult(None, diagnostics=problems)
     target = game.root / (into or f"{path.stem}.yaml")
-    if target.suffix != ".yaml" or target.name in ("game.yaml", "errata.yaml"):
+    if target.suffix != ".yaml" or target.name in ("game.yaml", "errata.yaml") or target.parent != game.root:
         return ImportResult(None, diagnostics=problems + [diag("import-refused", f"cannot import into {target.name}, "
                                                                 "which is not a card file; nothing was written",
                                                                 hint="choose the card file with --into, for example --into cards.yaml")])
