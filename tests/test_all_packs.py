@@ -48,12 +48,15 @@ def test_each_card_is_printed_in_its_slot(all_built, slug):
             sheet = impose(DeckOptions().paper, size)
             for start in range(0, len(cards), sheet.per_sheet):
                 front = pdf.pages[page_no]
-                assert (front.width, front.height) == pytest.approx((612, 792), abs=0.01)
+                # Letter, in the orientation that holds the most cards of this size
+                assert (front.width, front.height) == pytest.approx(sheet.paper, abs=0.01)
+                assert sorted(sheet.paper) == pytest.approx([612, 792], abs=0.01)
+                height = sheet.paper[1]
                 for i, card in enumerate(cards[start:start + sheet.per_sheet]):
                     if not prints_name(layouts.by_type[card.type]):
                         continue  # tokens showing only a symbol
                     x, y = sheet.slot(i)
-                    box = (x, 792 - y - size[1], x + size[0], 792 - y)
+                    box = (x, height - y - size[1], x + size[0], height - y)
                     words = (front.crop(box).extract_text() or "").split()
                     assert in_order(card.name.split(), words), (slug, card.name, " ".join(words)[:120])
                 page_no += 2
