@@ -68,3 +68,15 @@ def all_built(tmp_path_factory) -> Path:
     result = run_cli("build", "--root", str(root))
     assert result.exit_code == 0, result.output
     return root
+
+
+@pytest.fixture(scope="session")
+def served_gate(tmp_path_factory):
+    """`cardforge serve` on a copy of the gate pack, in-process on a free loopback port, once its
+    cards are checked and drawn (its PDFs may still be building: wait for "ready" to need them)."""
+    from serving import serving
+
+    root = make_project(tmp_path_factory.mktemp("serve"), "gate")
+    with serving(root, "gate") as server:
+        server.wait_for("gate", "building", "ready")
+        yield server

@@ -16,12 +16,9 @@ from serving import serving
 SLUG = "gate"
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    root = make_project(tmp_path_factory.mktemp("serve"), SLUG)
-    with serving(root, SLUG) as server:
-        server.wait_for(SLUG, "ready", "errors")
-        yield server
+@pytest.fixture
+def served(served_gate):
+    return served_gate
 
 
 def raw_get(served, path: str, host: str | None = None) -> tuple[int, bytes]:
@@ -81,6 +78,7 @@ def test_only_reading_is_allowed_and_only_from_this_computer(served):
 
 
 def test_pdfs_are_downloadable_and_images_are_content_keyed(served):
+    served.wait_for(SLUG, "ready")
     for name in ("deck.pdf", "rules.pdf", "rulebook.pdf", "reference.pdf"):
         status, body = raw_get(served, f"/g/{SLUG}/pdf/{name}")
         assert status == 200 and body.startswith(b"%PDF"), name

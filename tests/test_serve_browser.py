@@ -48,12 +48,9 @@ def browser():
         browser.close()
 
 
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    root = make_project(tmp_path_factory.mktemp("browser"), SLUG)
-    with serving(root, SLUG) as server:
-        server.wait_for(SLUG, "ready")
-        yield server
+@pytest.fixture
+def served(served_gate):
+    return served_gate
 
 
 @pytest.fixture
@@ -92,6 +89,10 @@ def screenshot(page, served) -> None:
         Image.open(shot).convert("RGB").quantize(colors=128).save(SCREENSHOT, optimize=True)
 
 
+def as_text(value) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
 def test_the_gallery_shows_every_card_grouped_by_type(page, served):
     loaded = game(served)
     page.goto(f"{served.url}/g/{SLUG}")
@@ -112,6 +113,12 @@ def test_the_gallery_shows_every_card_grouped_by_type(page, served):
     visible = page.locator("article.card:visible")
     assert 1 <= visible.count() < len(loaded.cards)
     assert first.id in [v.get_attribute("data-id") for v in visible.all()]
+    # field:value keeps the cards whose field contains the value
+    key, value = next((k, v) for k, v in first.data.items()
+                      if k not in ("name", "type", "source", "note") and isinstance(v, (int, str)) and len(str(v)) < 12)
+    page.fill("#q", f"{key}:{value}")
+    shown = {v.get_attribute("data-id") for v in page.locator("article.card:visible").all()}
+    assert shown == {c.id for c in loaded.cards if key in c.data and str(value).lower() in as_text(c.data[key]).lower()}
     page.fill("#q", "")
     page.locator(".chip", has_text=loaded.card_types[first.type].label).click()
     assert page.locator("article.card:visible").count() == len([c for c in loaded.cards if c.type == first.type])
@@ -176,6 +183,7 @@ def test_a_broken_yaml_file_shows_its_diagnostic_and_keeps_the_last_good_images(
 
 
 def test_the_rules_sheet_and_documents_are_shown_as_pages(page, served):
+    served.wait_for(SLUG, "ready")
     page.goto(f"{served.url}/g/{SLUG}/documents")
     sheet = page.locator(".doc-rules .page img")
     assert sheet.count() == 2  # both sides of the accordion sheet

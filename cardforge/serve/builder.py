@@ -11,6 +11,7 @@ import multiprocessing
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from cardforge.build import BuildOptions, Project, build_game, compile_game
@@ -62,6 +63,11 @@ class Builder:
             written, diagnostics = future.result()
         except Exception as exc:  # the worker died or the build raised: report, keep serving
             written, diagnostics = None, [exc]
+            if isinstance(exc, BrokenProcessPool):
+                with self._lock:  # the next build starts a new worker process
+                    if self._pool is not None:
+                        self._pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = None
         with self._lock:
             del self._running[slug]
             if slug in self._wanted:

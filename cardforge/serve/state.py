@@ -24,7 +24,6 @@ from pathlib import Path
 from cardforge.build import BuildOptions, Compiled, Project, compile_game
 from cardforge.diagnostics import Diagnostic, Severity, sort_key
 from cardforge.layout import layout_path
-from cardforge.load import find_packs
 from cardforge.model import Game
 from cardforge.serve.builder import Builder
 from cardforge.serve.images import TEXT_SUFFIXES, ImageCache, Picture
@@ -52,6 +51,7 @@ class CardView:
     back: Picture | None
     trim: tuple[float, float]
     bleed: float
+    shape: str = "rect"
 
 
 @dataclass(frozen=True)
@@ -182,8 +182,7 @@ class Workspace:
                     self.check(task[1]) if task[0] == "check" else self.built(*task[1:])
                 except Exception as exc:  # a bug must show in the page, not stop the server
                     log.exception("updating %s failed", task[1])
-                    self._publish(task[1], status="errors", internal="".join(
-                        traceback.format_exception_only(type(exc), exc)).strip())
+                    self._publish(task[1], status="errors", internal=_one_line(exc))
 
     def _publish(self, slug: str, **changes) -> None:
         with self._lock:
@@ -206,9 +205,15 @@ class Workspace:
                           snapshot=old if good else self._bare(compiled))
             return
         self._publish(slug, status="drawing", problems=problems, stale=False, internal="")
-        faces = self.cache.faces(compiled.game, compiled.layouts, layout_path(self.project.layouts, slug))
-        documents = old.documents if old and old.documents else self._documents(slug)
-        self._publish(slug, status="building", snapshot=Snapshot(compiled.game.title, self._cards(compiled, faces), documents))
+        try:
+            faces = self.cache.faces(compiled.game, compiled.layouts, layout_path(self.project.layouts, slug))
+        except Exception as exc:  # e.g. an icon that does not draw: the build names it, with its line
+            log.exception("drawing %s failed", slug)
+            self._publish(slug, status="building", stale=old is not None, internal=_one_line(exc))
+        else:
+            documents = old.documents if old and old.documents else self._documents(slug)
+            self._publish(slug, status="building",
+                          snapshot=Snapshot(compiled.game.title, self._cards(compiled, faces), documents))
         self.builder.request(slug, self._generation[slug])
 
     def built(self, slug: str, generation: int, written: list[str] | None, diagnostics: list) -> None:
@@ -220,13 +225,16 @@ class Workspace:
             changes["snapshot"] = replace(state.snapshot, documents=self._documents(slug))
         if generation == self._generation[slug] and not self.builder.busy(slug):
             if written is None:
-                changes.update(status="errors", internal="".join(traceback.format_exception_only(
-                    type(diagnostics[0]), diagnostics[0])).strip())
+                changes.update(status="errors", internal=_one_line(diagnostics[0]))
             else:
                 checked, game = self._checked[slug]
                 known = set(checked)
-                changes.update(status="ready" if written else "errors", stale=not written,
-                               problems=self.problems(checked + [d for d in diagnostics if d not in known], game))
+                extra = [d for d in diagnostics if d not in known]
+                changes.update(status="ready" if written and not state.internal else "errors",
+                               stale=not written or state.stale,
+                               problems=self.problems(checked + extra, game))
+                if not written and extra:
+                    changes["internal"] = ""  # the build's diagnostics say what went wrong
         if changes:
             self._publish(slug, **changes)
 
@@ -249,7 +257,8 @@ class Workspace:
                 quantity=card.quantity, provisional=tuple(str(p) for p in card.provisional),
                 file=self.relative(card.source.file), line=spans[card.id][0], end=spans[card.id][1],
                 fields=_fields(card.data), front=front, back=back,
-                trim=layout.size if layout else (180.0, 252.0), bleed=layout.bleed if layout else 0.0))
+                trim=layout.size if layout else (180.0, 252.0), bleed=layout.bleed if layout else 0.0,
+                shape=layout.shape if layout else "rect"))
         return tuple(views)
 
     def _documents(self, slug: str) -> tuple:
@@ -305,5 +314,6 @@ class Workspace:
         return allowed
 
 
-def packs_to_serve(project: Project, slugs: list[str] | None) -> list[str]:
-    return [p.name for p in find_packs(project.cards)] if not slugs else list(slugs)
+def _one_line(exc: BaseException) -> str:
+    return "".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1]
+

@@ -48,7 +48,14 @@
     try { localStorage.setItem("cardforge-faces", mode); } catch (e) { /* private mode */ }
   }
 
+  function measureHeader() {
+    const top = $(".top");
+    if (top) document.documentElement.style.setProperty("--head", `${top.offsetHeight}px`);
+  }
+
   function wire() {
+    measureHeader();
+    window.addEventListener("resize", measureHeader);
     const q = $("#q");
     const form = $("form.filters");
     if (form) form.addEventListener("submit", e => e.preventDefault());
