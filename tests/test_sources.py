@@ -203,7 +203,7 @@ def test_a_csv_card_file_is_read_directly_with_errors_at_row_and_column(tmp_path
     result = run_cli("check", "harvest", "--root", str(tmp_path))
     assert result.exit_code == 1
     assert "cards/harvest/harvest.csv:3:3: error[source-value]: cost: 'three' is not an integer" in result.stderr
-    assert "cards/harvest/harvest.csv:6:1: error[schema]: event card 'Storm': 'text' is a required property" in result.stderr
+    assert "cards/harvest/harvest.csv:6:1: error[schema]: event card 'Storm': missing key 'text'" in result.stderr
     assert "cards/harvest/harvest.csv:2:5: error[icon-unknown]" in result.stderr  # {wod} in the Text column
     assert run_cli("build", "harvest", "--root", str(tmp_path)).exit_code == 1
 
