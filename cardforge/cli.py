@@ -224,7 +224,7 @@ def check(
 ) -> None:
     """Validate and cross-check game packs without writing anything.
 
-    Every card against its type's JSON Schema, then the consistency checks (references, counts, icons, glossary, text fit, the pack's declarative rules, the rules sources). Prints diagnostics as file:line:col: severity[code]: message; `cardforge codes` lists the codes.
+    Every card against its type's JSON Schema, then the consistency checks (references, counts, face-down stacks, components, icons, glossary, text fit, the pack's declarative rules, the rules sources). Prints diagnostics as file:line:col: severity[code]: message; `cardforge codes` lists the codes.
     """
     project = Project(root.resolve())
     packs, problems = project.packs(games)

@@ -66,6 +66,10 @@ CODES: dict[str, Code] = _codes(
     # counts: the component list against the database, declared totals against their parts
     Code("count-mismatch", "counts", E, "a component's count differs from the quantities of its cards"),
     Code("total-mismatch", "counts", E, "a declared total differs from the sum of its parts"),
+    # stacks: card types shuffled together face down look alike from behind
+    Code("stack-backs-differ", "stacks", E, "card types shuffled into one face-down stack differ in back, size or shape"),
+    # components: every listed component is printed by the pack or supplied by the players
+    Code("component-unprinted", "components", E, "a component is neither printed by the pack nor marked supply: true"),
     # icons
     Code("icon-unknown", "icons", E, "card text uses an icon token the game does not declare"),
     Code("icon-unused", "icons", W, "a declared icon is used by no card and no layout"),

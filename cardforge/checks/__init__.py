@@ -12,7 +12,8 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import counts, glossary, icons, markup, packfiles, references, rulenumbers, rules, rulesource, textfit
+from cardforge.checks import (components, counts, glossary, icons, markup, packfiles, references, rulenumbers,
+                              rules, rulesource, stacks, textfit)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -20,6 +21,8 @@ Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 FAMILIES: dict[str, Check] = {
     "references": references.check,
     "counts": counts.check,
+    "stacks": stacks.check,
+    "components": components.check,
     "icons": icons.check,
     "markup": markup.check,
     "glossary": glossary.check,

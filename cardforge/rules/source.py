@@ -4,7 +4,7 @@ A game pack's ``rulebook.md`` (the full rulebook) and ``sheet.md`` (the condense
 rules sheet) are jinja2 templates (sandboxed) over the same data the cards use, so every
 number, list and table in the rules comes from game.yaml and the card database. Macros:
 
-``components_list()``   the component list with counts (game.yaml ``components``)
+``components_list()``   the component list with counts (game.yaml ``components``): printed, then "You also need:"
 ``setup_steps()``       the numbered setup (game.yaml ``setup``: list of steps)
 ``turn_sequence(detail=False)``  the turn's phases (game.yaml ``turn``: ``{name, summary, detail?}``)
 ``game_end()``          how the game ends and is won (game.yaml ``end``: list)
@@ -66,11 +66,16 @@ class Macros:
         return value["value"] if isinstance(value, dict) else value
 
     def components_list(self) -> str:
-        lines = []
-        for c in self.game.components:
+        """What the pack prints, then what the players supply (``supply: true``) under
+        "You also need:", so nobody looks for a die among the printed sheets."""
+        def item(c: dict) -> str:
             per = f" per {c['per']}" if c.get("per") == "player" else ""
-            lines.append(f"- {c['count']} {c['name']}{per}")
-        return "\n".join(lines)
+            return f"- {c['count']} {c['name']}{per}"
+        printed = [item(c) for c in self.game.components if c.get("supply") is not True]
+        supply = [item(c) for c in self.game.components if c.get("supply") is True]
+        if not supply:
+            return "\n".join(printed)
+        return "\n".join(printed + ["", "**You also need** (not printed):", ""] + supply)
 
     def setup_steps(self) -> str:
         return "\n".join(f"{i}. {self._t(step)}" for i, step in enumerate(self.data.get("setup") or [], 1))
