@@ -187,6 +187,7 @@ def serve(
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
     host: Annotated[str, typer.Option(help="Interface to listen on; anything but this computer (127.0.0.1, localhost, ::1) needs --allow-remote.")] = "127.0.0.1",
     allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Allow --host to be an address other computers can reach (the page shows your pack files).")] = False,
+    paper: Annotated[Paper, typer.Option(help="Paper size of the PDFs it writes to output/<game>/.")] = Paper.letter,
     root: Root = Path("."),
 ) -> None:
     """Preview a game in the browser while you edit it: every card front and back, the rules sheet,
@@ -212,7 +213,7 @@ def serve(
                   "can see this project's cards and files", highlight=False)
     err.print(f"serving {', '.join(p.name for p in packs)} at [bold]http://{host if ':' not in host else f'[{host}]'}:{port}/[/] "
               "(Ctrl+C to stop)", highlight=False)
-    run(project, [p.name for p in packs], host=host, port=port)
+    run(project, [p.name for p in packs], host=host, port=port, options=BuildOptions(deck=DeckOptions(paper=paper.value)))
 
 
 @app.command()

@@ -50,13 +50,14 @@ class Served:
         with urllib.request.urlopen(f"{self.url}/api/state") as response:
             return json.load(response)
 
-    def wait_for(self, slug: str, *statuses: str, timeout: float = 120) -> dict:
-        """Wait until ``slug``'s status is one of ``statuses``; returns its state (a set-up
-        helper, not an assertion: the time limit only stops a hung server)."""
+    def wait_for(self, slug: str, *statuses: str, after: dict | None = None, timeout: float = 120) -> dict:
+        """Wait until ``slug``'s status is one of ``statuses`` (in a state newer than ``after``,
+        a state this returned before); returns its state (a set-up helper, not an assertion:
+        the time limit only stops a hung server)."""
         deadline = time.monotonic() + timeout
         while True:
             game = self.state()["games"][slug]
-            if game["status"] in statuses:
+            if game["status"] in statuses and (after is None or game["version"] > after["version"]):
                 return game
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{slug} stayed {game['status']!r}")

@@ -126,3 +126,31 @@ def test_serve_refuses_other_interfaces_unless_asked(tmp_path):
     assert "--allow-remote" in result.stderr
     result = run_cli("serve", "no-such-game", "--root", str(root))
     assert result.exit_code == 1 and "no-such-game" in result.stderr
+
+
+def test_bad_input_is_shown_and_never_stops_the_server(tmp_path):
+    root = make_project(tmp_path, SLUG)
+    pack = root / "cards" / SLUG
+    game = compile_game(pack, Project(root)).game
+    icon = next(i for i in game.icons.values() if i.svg)
+    card_file = pack / Path(game.cards[0].source.file).name
+    saved = {p: p.read_bytes() for p in (icon.svg, card_file, pack / "game.yaml")}
+    with serving(root, SLUG) as server:
+        server.wait_for(SLUG, "building", "ready")
+        icon.svg.write_text("<svg><not svg")  # draws nowhere: the build names the icon's line
+        state = server.wait_for(SLUG, "errors")
+        status, page = raw_get(server, f"/g/{SLUG}/problems")
+        assert status == 200 and b"icon-file" in page
+        assert f"cards/{SLUG}/game.yaml:{game.source.line('icons', icon.name, 'svg')}".encode() in page
+        icon.svg.write_bytes(saved[icon.svg])
+        card_file.write_bytes(b"cards:\n  - name: \xff\xfe\n")  # not UTF-8
+        state = server.wait_for(SLUG, "errors", after=state)
+        assert f"cards/{SLUG}/{card_file.name}:2".encode() in raw_get(server, f"/g/{SLUG}/problems")[1]
+        (pack / "game.yaml").unlink()
+        server.wait_for(SLUG, "errors", after=state)
+        assert b"pack-missing" in raw_get(server, f"/g/{SLUG}/problems")[1]
+        for path, data in saved.items():
+            path.write_bytes(data)
+        state = server.wait_for(SLUG, "building", "ready")
+        assert state["errors"] == 0 and state["cards"] == len(game.cards)
+        assert raw_get(server, f"/g/{SLUG}")[0] == 200

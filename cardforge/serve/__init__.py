@@ -22,11 +22,13 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def run(project, slugs: list[str], host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve ``slugs`` of ``project`` at http://host:port/ until interrupted (blocks)."""
+def run(project, slugs: list[str], host: str = "127.0.0.1", port: int = 8000, options=None) -> None:
+    """Serve ``slugs`` of ``project`` at http://host:port/ until interrupted (blocks); builds
+    with ``options`` (:class:`cardforge.build.BuildOptions`, default Letter)."""
     import uvicorn
 
+    from cardforge.build import BuildOptions
     from cardforge.serve.app import create_app
 
-    app = create_app(project, slugs, loopback=is_loopback(host))
+    app = create_app(project, slugs, loopback=is_loopback(host), options=options or BuildOptions())
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)

@@ -27,7 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from cardforge import __version__
-from cardforge.build import Project
+from cardforge.build import BuildOptions, Project
 from cardforge.serve.state import PDFS, Workspace
 from cardforge.serve.watch import Watcher
 
@@ -58,10 +58,12 @@ class Broadcast:
             listener.put_nowait(message)
 
 
-def create_app(project: Project, slugs: list[str], watch: bool = True, loopback: bool = True) -> Starlette:
-    """The app serving ``slugs`` of ``project``; building and watching start with the app."""
+def create_app(project: Project, slugs: list[str], watch: bool = True, loopback: bool = True,
+               options: BuildOptions = BuildOptions()) -> Starlette:
+    """The app serving ``slugs`` of ``project``; building (with ``options``) and watching start
+    with the app."""
     broadcast = Broadcast()
-    workspace = Workspace(project, slugs)
+    workspace = Workspace(project, slugs, options=options)
     workspace.notify = lambda slug: broadcast.publish({"slug": slug, "version": workspace.version,
                                                         "status": workspace.games[slug].status})
     watcher = Watcher(workspace.root, slugs, workspace.request) if watch else None

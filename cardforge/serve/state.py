@@ -270,6 +270,10 @@ class Workspace:
         return tuple(documents)
 
     # -- paths --------------------------------------------------------------------------
+    def pdfs(self, slug: str) -> list[str]:
+        """The PDFs of :data:`PDFS` that ``output/<slug>/`` holds."""
+        return [name for name in PDFS if (self.project.output / slug / name).is_file()]
+
     def relative(self, file: str) -> str:
         """A diagnostic's or source's file as a path relative to the project root ("" if outside)."""
         if not file:
