@@ -11,19 +11,18 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardforge.checks import run_checks
-from cardforge.diagnostics import Diagnostic, diag, has_errors
-from cardforge.errata import accept_findings, apply_errata
-from cardforge.layout import LayoutSet, load_layouts
-from cardforge.load import display_path, find_packs, load_game
-from cardforge.model import Game
-from cardforge.render.deck import DeckOptions, copies, render_deck
-from cardforge.render.icons import IconError
-from cardforge.render.sheet import ImpositionError
-from cardforge.validate import validate_cards
+from typing import TYPE_CHECKING
+
+from cardforge.diagnostics import Diagnostic, diag, display_path, has_errors
+from cardforge.render.deck import DeckOptions
+
+if TYPE_CHECKING:  # the stages are imported when first used: a build served from the cache needs none
+    from cardforge.layout import LayoutSet
+    from cardforge.model import Game
 
 
 @dataclass
@@ -46,6 +45,8 @@ class Project:
 
     def packs(self, slugs: list[str] | None = None) -> tuple[list[Path], list[Diagnostic]]:
         """The pack folders named by ``slugs`` (all packs when empty), and a diagnostic per unknown slug."""
+        from cardforge.load import find_packs
+
         found = find_packs(self.cards)
         if not slugs:
             if not found:
@@ -83,6 +84,12 @@ def compile_game(pack: Path, project: Project) -> Compiled:
 
     The returned game is the corrected one: what is checked is what is printed.
     """
+    from cardforge.checks import run_checks
+    from cardforge.errata import accept_findings, apply_errata
+    from cardforge.layout import load_layouts
+    from cardforge.load import load_game
+    from cardforge.validate import validate_cards
+
     printed, problems = load_game(pack)
     if printed is None:
         return Compiled(None, None, problems)
@@ -98,9 +105,16 @@ def compile_game(pack: Path, project: Project) -> Compiled:
 
 @dataclass
 class BuildResult:
+    """What building one game did: the ``written`` paths of its outputs (all current on
+    success, none on failure), its diagnostics, which outputs were ``rendered`` and which
+    ``reused`` from the cache, and whether the game ``loaded`` far enough to be forced."""
+
     slug: str
     written: list[Path]
     diagnostics: list[Diagnostic]
+    rendered: list[str] = field(default_factory=list)
+    reused: list[str] = field(default_factory=list)
+    loaded: bool = True
 
     @property
     def ok(self) -> bool:
@@ -129,19 +143,21 @@ class RenderError(Exception):
 
 
 def _deck(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+    from cardforge.render.deck import render_deck
+
     return render_deck(compiled.game, compiled.layouts, staging / "deck.pdf", options.deck, progress=progress)
 
 
 def _rules_sheet(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
-    from cardforge.rules.sheet import check_sheet, render_sheet
+    from cardforge.rules.sheet import compile_sheet
+    from cardforge.rules.source import source_path
 
-    problems = check_sheet(compiled.game)
+    if not source_path(compiled.game, "sheet").is_file():  # no sheet.md: nothing to write
+        return compile_sheet(compiled.game)[1]
+    _, problems = compile_sheet(compiled.game, staging / "rules.pdf", options.deck.paper)
     if has_errors(problems):
         raise RenderError(problems)
-    if problems:  # no sheet.md: nothing to write
-        return problems
-    render_sheet(compiled.game, staging / "rules.pdf", options.deck.paper)
-    return []
+    return problems
 
 
 def _rulebook(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
@@ -150,8 +166,24 @@ def _rulebook(compiled: Compiled, staging: Path, options: BuildOptions, progress
 
     if not source_path(compiled.game, "rulebook").is_file():
         return []
-    render_rulebook(compiled.game, staging / "rulebook.pdf", options.deck.paper)
+    with _table_errors(compiled.game, "rulebook"):
+        render_rulebook(compiled.game, staging / "rulebook.pdf", options.deck.paper)
     return []
+
+
+@contextmanager
+def _table_errors(game, kind: str):
+    """A rules table too wide for its page becomes ``rules-table-too-wide`` on its source line."""
+    from cardforge.rules.source import table_source_line
+    from cardforge.rules.tables import TableTooWide
+
+    try:
+        yield
+    except TableTooWide as exc:
+        file, line = table_source_line(game, kind, exc.name)
+        if kind == "reference" or line == 1 and exc.name in (game.data.get("tables") or {}):
+            file, line = game.source.file, game.source.line("tables", exc.name)
+        raise RenderError([diag("rules-table-too-wide", str(exc), file=file, line=line)]) from exc
 
 
 def _print_shop(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
@@ -169,7 +201,8 @@ def _tts(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> 
 def _reference(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
     from cardforge.rules.reference import render_reference
 
-    render_reference(compiled.game, staging / "reference.pdf", options.deck.paper)
+    with _table_errors(compiled.game, "reference"):
+        render_reference(compiled.game, staging / "reference.pdf", options.deck.paper)
     return []
 
 
@@ -184,9 +217,62 @@ def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:
     return chosen
 
 
+def failure(exc: Exception, game: Game) -> Diagnostic:
+    """The diagnostic of an output that could not be drawn or written (placed on the icon's
+    line in game.yaml for a broken icon)."""
+    from cardforge.render.icons import IconError
+
+    code = "write-failed" if isinstance(exc, OSError) else ("icon-file" if isinstance(exc, IconError) else "layout-invalid")
+    where = {}
+    if isinstance(exc, IconError):
+        name = next((n for n, icon in game.icons.items() if icon.svg == exc.svg), None)
+        if name:
+            where = dict(file=game.source.file, line=game.source.line("icons", name, "svg"))
+    return diag(code, f"{game.slug}: {exc}", **where)
+
+
+def render_artefact(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
+                    progress: Callable[[int], None] | None = None) -> list[Diagnostic]:
+    """Render the output ``name`` (see :func:`artefacts`) of a compiled game into the folder
+    ``staging``; returns the notes its writer reported.
+
+    Raises :class:`RenderError` carrying located diagnostics when it cannot be drawn or written.
+    """
+    from cardforge.render.icons import IconError
+    from cardforge.render.sheet import ImpositionError
+
+    writer = dict(artefacts(options))[name]
+    try:
+        notes = writer(compiled, staging, options, progress)
+    except (ImpositionError, IconError, OSError) as exc:
+        raise RenderError([failure(exc, compiled.game)]) from exc
+    return [d for d in notes if isinstance(d, Diagnostic)] if isinstance(notes, list) else []
+
+
+def staging_folder(target: Path) -> Path:
+    """A new empty staging folder inside ``target`` (``output/<slug>/.build-*``)."""
+    target.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=".build-", dir=target))
+
+
+def place(staging: Path, target: Path) -> list[Path]:
+    """Move everything in ``staging`` into ``target`` (replacing what is there), then remove
+    ``staging``; returns the paths written."""
+    written = []
+    for produced in sorted(staging.iterdir()):
+        destination = target / produced.name
+        if destination.is_dir():
+            shutil.rmtree(destination)
+        os.replace(produced, destination)
+        written.append(destination)
+    shutil.rmtree(staging, ignore_errors=True)
+    return written
+
+
 def build_game(compiled: Compiled, project: Project, options: BuildOptions = BuildOptions(), force: bool = False,
                progress: Callable[[int, int], None] | None = None) -> BuildResult:
-    """Render and write ``output/<slug>/`` for a compiled game.
+    """Render and write ``output/<slug>/`` for a compiled game, every output afresh (no cache;
+    see :func:`cardforge.incremental.build_games` for the incremental, parallel build).
 
     Refuses (writes nothing) when the game has errors, unless ``force`` is set and a model
     and layouts exist, in which case a ``build-forced`` warning is added. Every output is
@@ -197,39 +283,24 @@ def build_game(compiled: Compiled, project: Project, options: BuildOptions = Bui
     slug = game.slug if game else "?"
     problems = list(compiled.diagnostics)
     if game is None or layouts is None:
-        return BuildResult(slug, [], problems)
+        return BuildResult(slug, [], problems, loaded=False)
     if has_errors(problems):
         if not force:
             return BuildResult(slug, [], problems)
-        problems.append(diag("build-forced", f"{slug}: built despite errors because of --force; check the output"))
+        problems.append(forced(slug))
     target = project.output / slug
-    target.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".build-", dir=target))
-    total = len(copies(game))
+    staging = staging_folder(target)
+    total = game.total()
+    names = [name for name, _ in artefacts(options)]
     try:
-        for _, writer in artefacts(options):
-            notes = writer(compiled, staging, options, (lambda n: progress(n, total)) if progress else None)
-            if isinstance(notes, list):
-                problems += [d for d in notes if isinstance(d, Diagnostic)]
+        for name in names:
+            problems += render_artefact(compiled, name, staging, options, (lambda n: progress(n, total)) if progress else None)
     except RenderError as exc:
         shutil.rmtree(staging, ignore_errors=True)
         return BuildResult(slug, [], [d for d in problems if d.code != "build-forced"] + exc.diagnostics)
-    except (ImpositionError, IconError, OSError) as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        code = "write-failed" if isinstance(exc, OSError) else ("icon-file" if isinstance(exc, IconError) else "layout-invalid")
-        where = {}
-        if isinstance(exc, IconError):  # place it on the icon's line in game.yaml
-            name = next((n for n, icon in game.icons.items() if icon.svg == exc.svg), None)
-            if name:
-                where = dict(file=game.source.file, line=game.source.line("icons", name, "svg"))
-        problems.append(diag(code, f"{slug}: {exc}", **where))
-        return BuildResult(slug, [], [d for d in problems if d.code != "build-forced"])
-    written = []
-    for produced in sorted(staging.iterdir()):
-        destination = target / produced.name
-        if destination.is_dir():
-            shutil.rmtree(destination)
-        os.replace(produced, destination)
-        written.append(destination)
-    shutil.rmtree(staging, ignore_errors=True)
-    return BuildResult(slug, written, problems)
+    written = place(staging, target)
+    return BuildResult(slug, written, problems, rendered=names)
+
+
+def forced(slug: str) -> Diagnostic:
+    return diag("build-forced", f"{slug}: built despite errors because of --force; check the output")

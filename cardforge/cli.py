@@ -16,9 +16,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardforge import __version__
-from cardforge.build import BuildOptions, Project, build_game, compile_game
-from cardforge.diagnostics import CODES, Diagnostic, Severity, format_json, has_errors
-from cardforge.load import display_path
+from cardforge.build import BuildOptions, Project, compile_game
+from cardforge.diagnostics import CODES, Diagnostic, Severity, display_path, format_json, has_errors
 from cardforge.render.deck import DeckOptions
 from cardforge.report import print_diagnostics, summary
 from cardforge.units import MM
@@ -95,6 +94,8 @@ def build(
     export: Annotated[Optional[list[Export]], typer.Option("--export", help="Also write print-shop PNGs (one per face, with bleed) and/or Tabletop Simulator sheets. Repeatable.")] = None,
     dpi: Annotated[int, typer.Option(help="Resolution of print-shop PNGs: 300 or 600.", min=72, max=1200)] = 300,
     force: Annotated[bool, typer.Option("--force", help="Build even when the checks find errors (loudly).")] = False,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Processes building games and outputs in parallel (default: one per core; 1: no pool).", min=1, show_default=False)] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Render every output afresh; do not read or write output/.cache.")] = False,
     root: Root = Path("."),
 ) -> None:
     """Check each game pack and write its printable files to output/<game>/.
@@ -102,6 +103,8 @@ def build(
     Always: deck.pdf (cards imposed on Letter or A4 with crop marks, a 50 mm scale check and duplex backs), rules.pdf (the accordion rules sheet), rulebook.pdf and reference.pdf (helper sheets and card almanac). With --export: print-shop/ and tts/.
 
     The checks run first: a game with errors is not built (its previous output is left as it was) unless --force is given.
+
+    Incremental: every output is kept in output/.cache under a hash of everything it is made from (the pack's files, its layout, the options, cardforge's own files), so an unchanged output is not drawn again; --no-cache renders everything.
     """
     project = Project(root.resolve())
     packs, problems = project.packs(games)
@@ -109,26 +112,66 @@ def build(
                        shift=_shift(duplex_shift), ink_saver=ink_saver, cut_guides=cut_guides)
     options = BuildOptions(deck=deck, exports=frozenset(e.value for e in export or []), dpi=dpi)
     failed = bool(problems)
+    from cardforge.incremental import build_games, default_jobs
+
+    # no refresh thread: the build may fork worker processes
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=False, disable=not err.is_terminal) as bar:
-        for pack in packs:
-            compiled = compile_game(pack, project)
-            task = bar.add_task(f"{pack.name:<20}", total=None)
-            result = build_game(compiled, project, options, force=force,
-                                progress=lambda done, total: bar.update(task, completed=done, total=total))
-            problems += result.diagnostics
-            if result.written:
-                for path in result.written:
-                    err.print(f"[green]wrote[/] {display_path(path)}", highlight=False)
-            else:
-                failed = True
-                err.print(f"[red]not built[/] {pack.name}: fix the errors below"
-                          f"{' (or use --force)' if compiled.game and compiled.layouts else ''}", highlight=False)
+                  console=err, transient=False, disable=not err.is_terminal, auto_refresh=False) as bar:
+        tasks = {pack.name: bar.add_task(f"{pack.name:<20}", total=None) for pack in packs}
+
+        def advance(slug: str, done: int, total: int) -> None:
+            bar.update(tasks[slug], completed=done, total=total)
+            bar.refresh()
+
+        results = build_games(project, packs, options, force=force, jobs=jobs or default_jobs(),
+                              use_cache=not no_cache, progress=advance)
+    for result in results:
+        problems += result.diagnostics
+        if result.written:
+            for path in result.written:
+                fresh = path.name in result.rendered
+                err.print(f"{'[green]wrote[/]' if fresh else '[dim]cached[/]'} {display_path(path)}", highlight=False)
+            for note in result.diagnostics:  # the rules sheet's type size, as the build chose it
+                if note.code == "rules-sheet-fit":
+                    err.print(f"      {note.message}", highlight=False)
+        else:
+            failed = True
+            err.print(f"[red]not built[/] {result.slug}: fix the errors below"
+                      f"{' (or use --force)' if result.loaded else ''}", highlight=False)
     print_diagnostics(err, [d for d in problems if d.severity is not Severity.INFO])  # notes: `cardforge check`
     if problems:
         err.print(summary(problems), highlight=False)
     if failed or (has_errors(problems) and not force):
         raise typer.Exit(1)
+
+
+@app.command()
+def watch(
+    games: Games = None,
+    paper: Annotated[Paper, typer.Option(help="Paper size the sheets are imposed on.")] = Paper.letter,
+    orientation: Annotated[Orientation, typer.Option(help="Sheet orientation; auto picks the one holding more cards.")] = Orientation.auto,
+    flip: Annotated[Flip, typer.Option(help="Duplex edge your printer turns the sheet on: backs are mirrored to match.")] = Flip.long,
+    gutter: Annotated[float, typer.Option(help="Gap between cards in mm.", min=0, max=20)] = 0.0,
+    ink_saver: Annotated[bool, typer.Option("--ink-saver", help="No full-bleed backgrounds; frames as thin lines.")] = False,
+    cut_guides: Annotated[bool, typer.Option("--cut-guides", help="Thin rounded-corner cut lines on every card.")] = False,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Processes per rebuild (default: one per core).", min=1, show_default=False)] = None,
+    root: Root = Path("."),
+) -> None:
+    """Build the game packs, then rebuild each game a save to cards/ or layouts/ changes, until Ctrl+C.
+
+    Every rebuild is incremental (only outputs whose inputs changed are drawn, see `cardforge build`) and prints what it built, its errors and warnings, and the time it took.
+    """
+    from cardforge.incremental import default_jobs
+    from cardforge.watch import watch as run_watch
+
+    project = Project(root.resolve())
+    packs, problems = project.packs(games)
+    if problems:
+        print_diagnostics(err, problems)
+        raise typer.Exit(1)
+    deck = DeckOptions(paper=paper.value, orientation=orientation.value, flip=flip.value, gutter=gutter * MM,
+                       ink_saver=ink_saver, cut_guides=cut_guides)
+    run_watch(project, games or None, BuildOptions(deck=deck), jobs=jobs or default_jobs(), console=err)
 
 
 @app.command()
@@ -221,16 +264,18 @@ def check(
     games: Games = None,
     format: Annotated[Format, typer.Option("--format", help="text for people, json for CI.")] = Format.text,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")] = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Check every game afresh; do not read or write output/.cache.")] = False,
     root: Root = Path("."),
 ) -> None:
-    """Validate and cross-check game packs without writing anything.
+    """Validate and cross-check game packs without writing any output.
 
-    Every card against its type's JSON Schema, then the consistency checks (references, counts, face-down stacks, components, icons, glossary, text fit, the pack's declarative rules, the rules sources). Prints diagnostics as file:line:col: severity[code]: message; `cardforge codes` lists the codes.
+    Every card against its type's JSON Schema, then the consistency checks (references, counts, face-down stacks, components, icons, glossary, text fit, the pack's declarative rules, the rules sources). Prints diagnostics as file:line:col: severity[code]: message; `cardforge codes` lists the codes. A game whose files have not changed since the last build or check reports the diagnostics kept in output/.cache.
     """
+    from cardforge.incremental import check_games
+
     project = Project(root.resolve())
     packs, problems = project.packs(games)
-    for pack in packs:
-        problems += compile_game(pack, project).diagnostics
+    problems += check_games(project, packs, use_cache=not no_cache)
     _finish(problems, format, strict)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import json
+import os
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
@@ -95,6 +96,12 @@ CODES: dict[str, Code] = _codes(
     Code("source-mapping", "sources", E, "a source mapping names a column or card type that does not exist"),
     Code("import-refused", "sources", E, "cardforge import would overwrite a card file that is not an import of that sheet"),
     Code("file-unread", "load", W, "a file in a game pack that cardforge does not read"),
+    Code("rules-table-too-wide", "rules-compiler", E, "a rules table's unbreakable words are wider than its column or panel"),
+    Code("rules-sheet-underfull", "rules-compiler", W, "the rules leave panels of the accordion sheet that sheet.md did not ask to keep spare"),
+    Code("rules-sheet-fit", "rules-compiler", I, "the type size and panel fill of the accordion rules sheet"),
+    Code("rules-internal-text", "rules-compiler", W, "printed rules text speaks to the pack's maintainers (the seed, ERRATA.md, provisional, a raw field name)"),
+    Code("chart-too-many-series", "rules-compiler", E, "a composition chart has more series than colours that stay apart in grey"),
+    Code("rules-markdown-hazard", "rules-compiler", E, "a rules line continuing a paragraph would print as a list item or heading"),
     # new: scaffolding a game pack (cardforge new)
     Code("slug-invalid", "new", E, "a new game pack's name is not a valid folder name"),
     Code("pack-exists", "new", E, "cardforge new would overwrite an existing game pack or layout"),
@@ -160,6 +167,15 @@ def diag(code: str, message: str, *, hint: str = "", severity: Severity | None =
     registered = CODES[code]
     return Diagnostic(severity if severity is not None else registered.severity, code, message,
                       str(file), line, column, hint, related, card)
+
+
+def display_path(path: str | Path) -> str:
+    """``path`` relative to the working directory when it lies below it (for diagnostics)."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return str(path)
+    return str(path) if rel.startswith("..") else rel
 
 
 def has_errors(diagnostics: list[Diagnostic]) -> bool:

@@ -7,25 +7,15 @@ type schemas (stage 2, :mod:`cardforge.validate`) and never draws.
 """
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-from cardforge.diagnostics import Diagnostic, diag, has_errors
+from cardforge.diagnostics import Diagnostic, diag, display_path, has_errors
 from cardforge.model import Card, CardType, Game, Icon, Source
 from cardforge.schema import validate_game_file
 from cardforge.yamlsource import YamlError, load_yaml
 
 GAME_FILE = "game.yaml"
 NOT_CARD_FILES = {GAME_FILE, "errata.yaml"}
-
-
-def display_path(path: Path) -> str:
-    """``path`` relative to the working directory when it lies below it (for diagnostics)."""
-    try:
-        rel = os.path.relpath(path)
-    except ValueError:
-        return str(path)
-    return str(path) if rel.startswith("..") else rel
 
 
 def find_packs(cards_dir: Path) -> list[Path]:

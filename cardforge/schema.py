@@ -9,11 +9,13 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from typing import TYPE_CHECKING
 
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.model import Source
 
+if TYPE_CHECKING:  # jsonschema is imported when a schema is first used
+    from jsonschema import Draft202012Validator
 
 
 def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Draft202012Validator:
@@ -23,6 +25,8 @@ def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -
     checked once by the caller, see :func:`check_defs`). Raises ``jsonschema.SchemaError``
     if the schema is invalid.
     """
+    from jsonschema import Draft202012Validator
+
     Draft202012Validator.check_schema(schema)
     full = dict(schema)
     if defs:
@@ -32,6 +36,8 @@ def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -
 
 def check_defs(defs: dict[str, Any]) -> None:
     """Check shared schema definitions once. Raises ``jsonschema.SchemaError``."""
+    from jsonschema import Draft202012Validator
+
     Draft202012Validator.check_schema({"$defs": defs})
 
 
@@ -60,6 +66,7 @@ def _game_schema_validator() -> Draft202012Validator:
     from importlib import resources
 
     import yaml
+    from jsonschema import Draft202012Validator
 
     text = resources.files("cardforge").joinpath("schemas/game.schema.yaml").read_text(encoding="utf-8")
     return Draft202012Validator(yaml.safe_load(text))

@@ -1,72 +1,219 @@
 #!/usr/bin/env python3
-"""Benchmark: cardforge's deck rendering against bare ReportLab, measured in the same run.
+"""Benchmark: cardforge against bare ReportLab and against itself, measured in one run.
 
-Renders Through The Gate's deck repeated to about N cards (default 1000) with cardforge's
-full engine (layout, text fitting, inline SVG icons, imposition, duplex backs), then runs
-the team's floor script (``../shared/bench/reportlab_floor.py``, lean and naive modes) for
-the same N when it is present. Prints one JSON line: cards per second for each, the ratio
-cardforge / floor (time), and peak memory (max RSS, MiB) of each run.
+Prints one table and writes the same figures as JSON (``--json``, default
+``output/bench.json``) so runs can be compared across commits:
 
-    python tools/bench.py [N]
+- deck rendering, cards/s on one core: Through The Gate's deck repeated to about N cards
+  (default 1,000) drawn with the full engine (layout, text fitting, icons, imposition,
+  duplex backs), and its ratio to the floor, the team's ``../shared/bench/reportlab_floor.py``
+  (lean mode: bare ReportLab drawing simple cards), run for the same N in the same run;
+- deck rendering on all cores: one such deck per core drawn at once by a process pool
+  (throughput, cards/s), and its ratio to the floor's one-core rate;
+- whole builds of every pack of the project, each in a fresh process as a user runs them:
+  cold (``--no-cache``), unchanged (every output from the cache), one card edited (one
+  game's outputs drawn again), and ``cardforge check`` (with and without its cache);
+- peak memory (max RSS) of a process drawing a 1,000-card and a 10,000-card deck.
+
+Every timing is the median of ``--repeat`` runs (default 3). The machine's load average is
+recorded with the figures: on a shared machine, compare ratios rather than seconds.
+
+    python tools/bench.py [--cards 1000] [--repeat 3] [--json output/bench.json]
 """
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import resource
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-FLOOR = ROOT.parent / "shared" / "bench" / "reportlab_floor.py"
+FLOOR_PLACES = [ROOT.parent / "shared", ROOT.parent.parent / "shared"]  # beside the checkout, or beside its folder
+FLOOR = next((p / "bench" / "reportlab_floor.py" for p in FLOOR_PLACES if (p / "bench" / "reportlab_floor.py").is_file()),
+             FLOOR_PLACES[0] / "bench" / "reportlab_floor.py")
+DECK_PACK = "through-the-gate"
 
 
-def cardforge_run(n: int) -> dict:
-    sys.path.insert(0, str(ROOT))
+def deck_game(n: int):
+    """Through The Gate's compiled game with its cards repeated to about ``n`` copies."""
+    from dataclasses import replace
+
     from cardforge.build import Project, compile_game
+
+    compiled = compile_game(ROOT / "cards" / DECK_PACK, Project(ROOT))
+    game = compiled.game
+    per = max(1, round(n / game.total()))
+    return replace(game, cards=[replace(c, quantity=c.quantity * per) for c in game.cards]), compiled.layouts
+
+
+def render_once(n: int) -> dict:
+    """Draw the ``n``-card deck once in this process: seconds and cards."""
     from cardforge.render.deck import render_deck
 
-    project = Project(ROOT)
-    compiled = compile_game(ROOT / "cards" / "through-the-gate", project)
-    game = compiled.game
-    per = game.total()
-    game = replace(game, cards=[replace(c, quantity=c.quantity * max(1, round(n / per))) for c in game.cards])
+    game, layouts = deck_game(n)
     out = Path(tempfile.mkdtemp()) / "deck.pdf"
     started = time.perf_counter()
-    render_deck(game, compiled.layouts, out)
+    render_deck(game, layouts, out)
     seconds = time.perf_counter() - started
-    cards = game.total()
-    return {"cards": cards, "seconds": round(seconds, 3), "cards_per_s": round(cards / seconds, 1),
-            "max_rss_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+    shutil.rmtree(out.parent, ignore_errors=True)
+    return {"cards": game.total(), "seconds": seconds}
 
 
-def floor_run(n: int, mode: str) -> dict | None:
-    if not FLOOR.is_file():
-        return None
-    out = Path(tempfile.mkdtemp()) / "floor.pdf"
+def child(code: str) -> dict:
+    """Run ``code`` (printing one JSON line) in a fresh Python; adds its peak RSS in MiB."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    line = subprocess.run([sys.executable, str(FLOOR), str(n), str(out), mode], check=True,
-                          capture_output=True, text=True).stdout.strip().splitlines()[-1]
-    result = json.loads(line)
-    result["max_rss_mib"] = round(max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024, 1)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True)
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    result["max_rss_mib"] = round(after / 1024, 1) if after > before else None
     return result
 
 
+def one_core(n: int) -> dict:
+    return child(f"import json, sys; sys.path.insert(0, {str(ROOT)!r}); sys.path.insert(0, {str(ROOT / 'tools')!r});"
+                 f"import bench; print(json.dumps(bench.render_once({n})))")
+
+
+def rss(n: int) -> float:
+    """Peak RSS (MiB) of a fresh process drawing an ``n``-card deck (read in the child itself)."""
+    code = (f"import json, resource, sys; sys.path.insert(0, {str(ROOT)!r}); sys.path.insert(0, {str(ROOT / 'tools')!r});"
+            f"import bench; r = bench.render_once({n});"
+            "r['rss'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024; print(json.dumps(r))")
+    return round(child(code)["rss"], 1)
+
+
+def all_cores(n: int, jobs: int) -> dict:
+    """``jobs`` decks of ``n`` cards drawn at once by a process pool: cards/s overall."""
+    code = (f"import json, sys, time; sys.path.insert(0, {str(ROOT)!r}); sys.path.insert(0, {str(ROOT / 'tools')!r});"
+            "import bench, multiprocessing as mp;"
+            f"from concurrent.futures import ProcessPoolExecutor\n"
+            f"bench.deck_game({n})\n"  # warm imports before forking, as the build's pool does
+            f"with ProcessPoolExecutor({jobs}, mp_context=mp.get_context('fork')) as pool:\n"
+            f"    t = time.perf_counter(); rs = list(pool.map(bench.render_once, [{n}] * {jobs})); s = time.perf_counter() - t\n"
+            "print(json.dumps({'cards': sum(r['cards'] for r in rs), 'seconds': s}))")
+    return child(code)
+
+
+def floor(n: int, script: Path, mode: str = "lean") -> dict | None:
+    if not script.is_file():
+        return None
+    out = Path(tempfile.mkdtemp()) / "floor.pdf"
+    line = subprocess.run([sys.executable, str(script), str(n), str(out), mode], check=True, capture_output=True,
+                          text=True).stdout.strip().splitlines()[-1]
+    shutil.rmtree(out.parent, ignore_errors=True)
+    return json.loads(line)
+
+
+def cardforge(root: Path, *args: str) -> float:
+    """Seconds a fresh ``python -m cardforge ARGS --root ROOT`` takes (it must succeed)."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "cardforge", *args, "--root", str(root)], cwd=ROOT, check=True,
+                   capture_output=True)
+    return time.perf_counter() - started
+
+
+def project_copy() -> Path:
+    root = Path(tempfile.mkdtemp(prefix="cardforge-bench-"))
+    shutil.copytree(ROOT / "cards", root / "cards")
+    shutil.copytree(ROOT / "layouts", root / "layouts")
+    return root
+
+
+def edit_one_card(root: Path, round_no: int) -> None:
+    """Change one card's printed text in Through The Gate (a word added to its first text block)."""
+    path = root / "cards" / DECK_PACK / "deck.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if line.rstrip().endswith("text: |-"))
+    lines[first + 1] = lines[first + 1].rstrip("\n") + f" {round_no}\n"
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+def median(values: list[float]) -> float:
+    return round(statistics.median(values), 3)
+
+
 def main() -> None:
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-    ours = cardforge_run(n)
-    report = {"cardforge": ours}
-    for mode in ("lean", "naive"):
-        floor = floor_run(ours["cards"], mode)
-        if floor:
-            report[f"floor_{mode}"] = floor
-            report[f"ratio_to_{mode}"] = round((ours["seconds"] / ours["cards"]) / (floor["seconds"] / floor["cards"]), 2)
-    if len(report) == 1:
-        report["note"] = "floor script not found beside the project: no ratio"
-    print(json.dumps(report))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cards", type=int, default=1000, help="cards in the rendering benchmark's deck")
+    parser.add_argument("--big", type=int, default=10000, help="cards in the deck whose peak memory is measured")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per timing (the median is reported)")
+    parser.add_argument("--floor", type=Path, default=FLOOR, help="the floor script (reportlab_floor.py)")
+    parser.add_argument("--json", type=Path, default=ROOT / "output" / "bench.json", help="where to write the JSON")
+    args = parser.parse_args()
+    sys.path.insert(0, str(ROOT))
+    from cardforge.incremental import default_jobs
+
+    jobs = default_jobs()
+    report: dict = {"cores": jobs, "load_average_before": os.getloadavg()[0]}
+    try:
+        report["commit"] = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                          text=True).stdout.strip()
+    except OSError:
+        pass
+
+    ours = [one_core(args.cards) for _ in range(args.repeat)]
+    cards = ours[0]["cards"]
+    floors = [f for f in (floor(cards, args.floor) for _ in range(args.repeat)) if f]
+    pooled = [all_cores(cards, jobs) for _ in range(args.repeat)]
+    one_rate = median([r["cards"] / r["seconds"] for r in ours])
+    pool_rate = median([r["cards"] / r["seconds"] for r in pooled])
+    report["deck"] = {"cards": cards, "one_core_cards_per_s": round(one_rate, 1),
+                      "all_cores_cards_per_s": round(pool_rate, 1)}
+    if floors:
+        floor_rate = median([f["cards"] / f["seconds"] for f in floors])
+        report["deck"].update(floor_cards_per_s=round(floor_rate, 1), one_core_ratio=round(one_rate / floor_rate, 2),
+                              all_cores_ratio=round(pool_rate / floor_rate, 2))
+
+    root = project_copy()
+    try:
+        cold, unchanged, one_card, check, check_cold = [], [], [], [], []
+        for i in range(args.repeat):
+            shutil.rmtree(root / "output", ignore_errors=True)
+            cold.append(cardforge(root, "build", "--no-cache"))
+            cardforge(root, "build")  # fills the cache
+            unchanged.append(cardforge(root, "build"))
+            edit_one_card(root, i)
+            one_card.append(cardforge(root, "build"))
+            check.append(cardforge(root, "check"))
+            check_cold.append(cardforge(root, "check", "--no-cache"))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    report["build_s"] = {"cold": median(cold), "unchanged": median(unchanged), "one_card": median(one_card),
+                         "check": median(check), "check_no_cache": median(check_cold)}
+    report["peak_rss_mib"] = {str(args.cards): rss(args.cards), str(args.big): rss(args.big)}
+    report["load_average_after"] = os.getloadavg()[0]
+
+    print(table(report))
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
+    print(f"\nwritten to {args.json}")
+
+
+def table(r: dict) -> str:
+    d, b, m = r["deck"], r["build_s"], r["peak_rss_mib"]
+    ratio = (lambda key: f"{d[key]:.2f}x floor" if key in d else "no floor script")
+    rows = [
+        ("deck, one core", f"{d['one_core_cards_per_s']:,.0f} cards/s", ratio("one_core_ratio")),
+        (f"deck, all {r['cores']} cores", f"{d['all_cores_cards_per_s']:,.0f} cards/s", ratio("all_cores_ratio")),
+        ("floor (bare ReportLab, one core)", f"{d['floor_cards_per_s']:,.0f} cards/s" if "floor_cards_per_s" in d else "-", ""),
+        ("build, cold (--no-cache)", f"{b['cold']:.2f} s", "every pack"),
+        ("build, unchanged", f"{b['unchanged']:.2f} s", "every pack"),
+        ("build, one card edited", f"{b['one_card']:.2f} s", "every pack"),
+        ("check", f"{b['check']:.2f} s", "every pack"),
+        ("check --no-cache", f"{b['check_no_cache']:.2f} s", "every pack"),
+    ] + [(f"peak RSS, {int(n):,} cards", f"{v:.0f} MiB", "") for n, v in m.items()]
+    width = max(len(a) for a, _, _ in rows)
+    lines = [f"cardforge benchmark ({d['cards']:,}-card deck, commit {r.get('commit', '?')}, "
+             f"load average {r['load_average_before']:.1f} -> {r['load_average_after']:.1f})"]
+    lines += [f"  {a:<{width}}  {v:>14}  {c}" for a, v, c in rows]
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

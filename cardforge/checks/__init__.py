@@ -12,8 +12,8 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import (components, counts, glossary, icons, markup, packfiles, references, rulenumbers,
-                              rules, rulesource, stacks, textfit)
+from cardforge.checks import (charts, components, counts, glossary, icons, markup, packfiles, playertext, references,
+                              rulenumbers, rules, rulesource, stacks, textfit)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -29,6 +29,8 @@ FAMILIES: dict[str, Check] = {
     "text-fit": textfit.check,
     "rules": rules.check,
     "rules-source": rulesource.check,
+    "player-text": playertext.check,
+    "charts": charts.check,
     "rules-numbers": rulenumbers.check,
     "pack-files": packfiles.check,
 }

@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from reportlab.pdfgen.canvas import Canvas
+if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOptions alone stays light
+    from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.layout import Face, LayoutSet
-from cardforge.model import Card, Game
-from cardforge.render import card as card_render
-from cardforge.render import fonts
-from cardforge.render.icons import IconStamp
-from cardforge.render.sheet import Sheet, crop_marks, cut_guide, impose, scale_check
+    from cardforge.layout import Face, LayoutSet
+    from cardforge.model import Card, Game
+    from cardforge.render.icons import IconStamp
+    from cardforge.render.sheet import Sheet
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,7 @@ def copies(game: Game) -> list[Card]:
 
 
 def back_face(card: Card, game: Game, layouts: LayoutSet) -> Face:
+    """The face printed on the back of ``card``: its layout's own back or the shared back."""
     back_id = game.card_types[card.type].back
     if back_id == "own":
         return layouts.by_type[card.type].back
@@ -56,6 +57,8 @@ def back_face(card: Card, game: Game, layouts: LayoutSet) -> Face:
 
 def back_context(card: Card, game: Game) -> dict:
     """What back templates see: the card's context plus ``back``, its game.yaml back entry."""
+    from cardforge.render import card as card_render
+
     ctx = card_render.context(card, game)
     back_id = game.card_types[card.type].back
     ctx["back"] = game.backs.get(back_id, {})
@@ -69,6 +72,12 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     ``progress`` is called with the number of cards drawn after each sheet.
     Raises :class:`~cardforge.render.sheet.ImpositionError` if a card size does not fit.
     """
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render import fonts
+    from cardforge.render.icons import IconStamp
+    from cardforge.render.sheet import impose
+
     canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
     canvas.setTitle(f"{game.title}: deck")
     canvas.setAuthor(game.meta.get("designer", ""))
@@ -102,6 +111,9 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
 def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: LayoutSet,
           stamp: IconStamp, options: DeckOptions, front: bool, label: str) -> None:
     """One page: the fronts of ``batch`` in slot order, or their backs behind them."""
+    from cardforge.render import card as card_render
+    from cardforge.render.sheet import crop_marks, cut_guide, scale_check
+
     shape = "rect"
     for i, card in enumerate(batch):
         layout = layouts.by_type[card.type]

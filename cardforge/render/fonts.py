@@ -5,11 +5,13 @@ installed on the machine. Layouts name fonts by the keys of :data:`FONTS`.
 """
 from __future__ import annotations
 
+import hashlib
+import os
+import pickle
+import tempfile
 from functools import lru_cache
 from importlib import resources
-
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from pathlib import Path
 
 FONTS = {
     "sans": "DejaVuSans.ttf",
@@ -42,6 +44,9 @@ def pdf_name(face: str) -> str:
 
 @lru_cache(maxsize=None)
 def _register(face: str) -> None:
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
     path = resources.files("cardforge").joinpath("fonts", FONTS[face])
     with resources.as_file(path) as real:
         pdfmetrics.registerFont(TTFont("CF-" + FONTS[face].removesuffix(".ttf"), str(real)))
@@ -56,8 +61,47 @@ def styled(face: str, bold: bool, italic: bool) -> str:
 
 
 def width(text: str, face: str, size: float) -> float:
-    """Advance width of ``text`` in ``face`` at ``size`` pt, in pt."""
-    return pdfmetrics.stringWidth(text, pdf_name(face), size)
+    """Advance width of ``text`` in ``face`` at ``size`` pt, in pt: the figure ReportLab's
+    ``stringWidth`` gives (the same sum in the same order), from the face's cached glyph
+    widths, so measuring text neither parses the font file nor imports ReportLab."""
+    widths, default = _metrics(face)
+    get = widths.get
+    return 0.001 * size * sum(get(ord(u), default) for u in text)
+
+
+@lru_cache(maxsize=None)
+def _metrics(face: str) -> tuple[dict[int, float], float]:
+    """(advance width of each code point, default width), in 1/1000 em, of ``face``.
+
+    Kept in ``$XDG_CACHE_HOME/cardforge/metrics/`` (``~/.cache``) under the SHA-256 of the
+    font file and ReportLab's version; read from the TrueType file by ReportLab (and saved
+    there, atomically) when absent or unreadable.
+    """
+    import reportlab
+
+    data = resources.files("cardforge").joinpath("fonts", FONTS[face]).read_bytes()
+    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardforge" / "metrics"
+    file = folder / f"{hashlib.sha256(data).hexdigest()[:32]}-reportlab-{reportlab.Version}.pickle"
+    try:
+        with open(file, "rb") as fh:
+            widths, default = pickle.load(fh)
+        if isinstance(widths, dict):
+            return widths, default
+    except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError):
+        pass
+    from reportlab.pdfbase import pdfmetrics
+
+    face_data = pdfmetrics.getFont(pdf_name(face)).face
+    widths, default = dict(face_data.charWidths), face_data.defaultWidth
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump((widths, default), fh)
+        os.replace(tmp, file)
+    except OSError:
+        pass
+    return widths, default
 
 
 @lru_cache(maxsize=None)

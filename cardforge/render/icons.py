@@ -13,15 +13,16 @@ import hashlib
 import io
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import cairosvg
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing
 from reportlab.lib.colors import HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.model import Icon
 from cardforge.render import fonts
+
+if TYPE_CHECKING:  # reportlab.graphics is imported when SVG art is first drawn
+    from reportlab.graphics.shapes import Drawing
 
 RASTER_PX = 256  # for rasterise(): an icon is printed at most ~12 mm wide, 256 px is > 500 dpi
 
@@ -43,15 +44,20 @@ def _svg_text(svg: Path, color: str | None) -> str:
     return text.replace("currentColor", color) if color else text
 
 
-@lru_cache(maxsize=512)
 def drawing(svg: Path, color: str | None = None) -> Drawing:
     """The vector drawing of ``svg`` (``currentColor`` -> ``color``, ``#rrggbb``), in SVG units.
 
-    Raises :class:`IconError` when the file is missing or not an SVG svglib can read.
+    Cached per process by the SVG's content (an edited file is drawn again in a
+    long-running process). Raises :class:`IconError` when the file is missing or not an SVG
+    svglib can read.
     """
+    return _drawing(_svg_text(svg, color), svg)
+
+
+@lru_cache(maxsize=512)
+def _drawing(text: str, svg: Path) -> Drawing:
     from svglib.svglib import svg2rlg
 
-    text = _svg_text(svg, color)
     try:
         result = svg2rlg(io.BytesIO(text.encode("utf-8")))
     except Exception as exc:  # svglib/lxml raise many parser exception types
@@ -64,7 +70,6 @@ def drawing(svg: Path, color: str | None = None) -> Drawing:
     return result
 
 
-@lru_cache(maxsize=512)
 def rasterise(svg: Path, color: str, px: int = RASTER_PX) -> bytes:
     """PNG bytes of ``svg`` recoloured to ``color`` (``#rrggbb``), ``px`` pixels square.
 
@@ -72,9 +77,17 @@ def rasterise(svg: Path, color: str, px: int = RASTER_PX) -> bytes:
     """
     text = _svg_text(svg, color)
     try:
-        return cairosvg.svg2png(bytestring=text.encode("utf-8"), output_width=px, output_height=px)
+        return _png(text, px)
     except Exception as exc:  # cairosvg raises many parser exception types
         raise IconError(f"icon file {svg} cannot be drawn: {exc}", svg) from None
+
+
+@lru_cache(maxsize=512)
+def _png(svg_text: str, px: int) -> bytes:
+    """PNG bytes of an SVG document, cached by its content."""
+    import cairosvg  # slow to import (cairocffi): only when pixels are needed
+
+    return cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), output_width=px, output_height=px)
 
 
 class IconStamp:
@@ -132,6 +145,8 @@ class IconStamp:
 
 def _render(d: Drawing, c: Canvas) -> None:
     """Draw ``d`` with its origin at the canvas's current origin."""
+    from reportlab.graphics import renderPDF
+
     renderPDF.draw(d, c, 0, 0, showBoundary=False)
 
 

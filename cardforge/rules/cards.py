@@ -1,6 +1,6 @@
-"""One card as reference text: its name, quantity, every field (icon counts as icons) and its
-text with inline icons, a designed (provisional) value marked with an asterisk. Shared by
-the rulebook's card appendix and the card almanac."""
+"""One card as reference text: its name, quantity, the fields its type's display formats
+print (see :mod:`cardforge.reference.display`) and its text with inline icons, a designed
+value marked with a dagger (†). Shared by the rulebook's card appendix and the card almanac."""
 from __future__ import annotations
 
 import html
@@ -8,48 +8,45 @@ import html
 from reportlab.platypus import Paragraph
 
 from cardforge.model import Card, Game
+from cardforge.reference.display import prints_text, shown
 from cardforge.rules.flow import IconImages, Styles, inline
-from cardforge.templates import tally
+from cardforge.rules.playertext import DESIGNED
+from cardforge.rules.tables import TableModel, TableTooWide, column_widths
 
-NOT_SHOWN = {"name", "type", "quantity", "text", "flavour", "source", "note", "provisional"}
+
+def _markup(text: str, icons: IconImages, size: float) -> str:
+    return inline([{"type": "text", "raw": text}], icons, size)
 
 
-def card_entry(card: Card, game: Game, icons: IconImages, styles: Styles, quantity: bool = False) -> list:
-    """Paragraphs for ``card``: a head line with its fields, then its text.
-
-    ``quantity`` shows "× 1" too (the almanac); otherwise only quantities above one show.
-    """
+def card_entry(card: Card, game: Game, icons: IconImages, styles: Styles, quantity: bool = False,
+               width: float = 400.0) -> list:
+    """Flowables for ``card``: a head line with its printed fields, small tables for its
+    mapping fields, then its text. ``quantity`` shows "× 1" too (the almanac); otherwise
+    only quantities above one show. ``width`` (pt) is the column the tables fit."""
     size = styles.base
-    facts = []
-    for key, value in card.data.items():
-        if key in NOT_SHOWN or value in (None, "", [], {}):
-            continue
-        if isinstance(value, (dict, list)):
-            shown = inline([{"type": "text", "raw": flat(value, game)}], icons, size)
+    facts, tables = [], []
+    for field in shown(card, game):
+        mark = DESIGNED if field.designed else ""
+        if field.table is not None:
+            tables.append(field)
+        elif field.text:
+            facts.append(f"<i>{html.escape(field.label)}</i> {_markup(field.text, icons, size)}{mark}")
         else:
-            shown = inline([{"type": "text", "raw": str(value)}], icons, size)
-        mark = "*" if key in card.provisional else ""
-        facts.append(f"<i>{html.escape(key.replace('_', ' '))}</i> {shown}{mark}")
+            facts.append(f"<i>{html.escape(field.label)}</i>{mark}")
     head = f"<b>{html.escape(card.name)}</b>" + (f" × {card.quantity}" if quantity or card.quantity > 1 else "")
-    out = [Paragraph(head + (" — " + "; ".join(facts) if facts else ""), styles.body)]
-    if card.data.get("text"):
-        text = inline([{"type": "text", "raw": str(card.data["text"]).replace("\n", " / ")}], icons, size)
-        out.append(Paragraph(text, styles.item))
+    out: list = [Paragraph(head + (" — " + "; ".join(facts) if facts else ""), styles.body)]
+    for field in tables:
+        header, rows = field.table
+        cell = styles.cell
+        model = TableModel(field.label, [Paragraph(f"<b>{html.escape(h)}</b>", styles.head_cell) for h in header],
+                           [[Paragraph(_markup(c, icons, cell.fontSize), cell) for c in row] for row in rows],
+                           [], styles.base * 0.25, styles.base * 0.4)
+        columns = [[r[i] for r in [model.header] + model.rows] for i in range(len(header))]
+        try:
+            model.widths = column_widths(columns, min(width, 120.0 * len(header)), model.pad, field.label)[0]
+        except TableTooWide:
+            continue  # a table that cannot fit is left out rather than misprinted
+        out.append(model.table())
+    if card.data.get("text") and prints_text(game, card.type):
+        out.append(Paragraph(_markup(str(card.data["text"]).replace("\n", " / "), icons, size), styles.item))
     return out
-
-
-def flat(value, game: Game) -> str:
-    """A nested card field as one line of card markup: icon counts become icons, true flags their name."""
-    if isinstance(value, dict):
-        if value and all(k in game.icons and isinstance(v, int) and not isinstance(v, bool) for k, v in value.items()):
-            return tally(value)
-        parts = []
-        for k, v in value.items():
-            if v is True:
-                parts.append(str(k).replace("_", " "))
-            elif v not in (False, None, "", [], {}):
-                parts.append(f"{str(k).replace('_', ' ')} {flat(v, game)}")
-        return ", ".join(parts)
-    if isinstance(value, list):
-        return ", ".join(flat(v, game) for v in value)
-    return str(value)

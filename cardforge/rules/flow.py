@@ -16,12 +16,14 @@ from pathlib import Path
 import mistune
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, Spacer
+
 
 from cardforge.markup import TOKEN
 from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.icons import rasterise
+from cardforge.rules.tables import TableModel, column_widths
 
 PARSE = mistune.create_markdown(renderer=None, plugins=["table"])
 INK = colors.HexColor("#212121")
@@ -40,7 +42,7 @@ class Styles:
         serif = fonts.pdf_name("serif-bold")
         fonts.register_families()
         self.body = ParagraphStyle("body", fontName=sans, fontSize=s, leading=s * 1.25, textColor=INK,
-                                   spaceAfter=s * 0.45, bulletFontName=sans)
+                                   spaceAfter=s * 0.45, bulletFontName=sans, bulletFontSize=s)
         self.h1 = ParagraphStyle("h1", fontName=serif, fontSize=s * 1.8, leading=s * 2.1, textColor=ACCENT,
                                  spaceBefore=s * 0.8, spaceAfter=s * 0.5, keepWithNext=1)
         self.h2 = ParagraphStyle("h2", fontName=serif, fontSize=s * 1.3, leading=s * 1.55, textColor=ACCENT,
@@ -51,6 +53,8 @@ class Styles:
                                    spaceAfter=s * 0.2)
         self.cell = ParagraphStyle("cell", parent=self.body, fontSize=s * 0.9, leading=s * 1.08, spaceAfter=0)
         self.head_cell = ParagraphStyle("head", parent=self.cell, fontName=bold)
+        self.item_last = ParagraphStyle("item_last", parent=self.item, spaceAfter=s * 0.5)
+        self.caption = ParagraphStyle("caption", parent=self.body, fontName=bold, spaceAfter=s * 0.25, keepWithNext=1)
         self.italic = ParagraphStyle("italic", parent=self.body, fontName=italic)
         self.title = ParagraphStyle("title", fontName=serif, fontSize=s * 2.6, leading=s * 2.9, textColor=ACCENT,
                                     alignment=1)
@@ -127,70 +131,132 @@ def _plain(children: list[dict]) -> str:
                                      for t in children)).strip()
 
 
+@dataclass
+class Block:
+    """One block of rules text: ``kind`` is "heading", "caption", "para", "item" or "table".
+
+    ``flowable`` is what prints (None for a table: its ``table`` model prints); ``level``
+    is a heading's Markdown level; ``plain`` its text; ``glue`` keeps it with the block after
+    (a heading, a table's caption, a paragraph that introduces a list with a colon).
+    """
+
+    kind: str
+    flowable: Flowable | None = None
+    table: TableModel | None = None
+    level: int = 0
+    plain: str = ""
+    glue: bool = False
+
+
 def flowables(markdown: str, styles: Styles, icons: IconImages, width: float) -> list[Flowable]:
-    """The flowables of ``markdown`` for a column ``width`` pt wide."""
-    return _blocks(PARSE(markdown), styles, icons, width)
+    """The flowables of ``markdown`` for a column ``width`` pt wide.
 
-
-def _blocks(tokens: list[dict], styles: Styles, icons: IconImages, width: float) -> list[Flowable]:
+    Raises :class:`~cardforge.rules.tables.TableTooWide` for a table that cannot fit.
+    """
     out: list[Flowable] = []
+    for block in blocks(markdown, styles, icons, width):
+        out.append(block.table.table() if block.table else block.flowable)
+    return out
+
+
+def blocks(markdown: str, styles: Styles, icons: IconImages, width: float) -> list[Block]:
+    """``markdown`` as :class:`Block` s for a column ``width`` pt wide (tables sized by content)."""
+    return _dedupe_captions(_blocks(PARSE(markdown), styles, icons, width))
+
+
+def _blocks(tokens: list[dict], styles: Styles, icons: IconImages, width: float) -> list[Block]:
+    out: list[Block] = []
+    table_name = None
     for tok in tokens:
         kind = tok["type"]
         if kind == "heading":
             level = tok["attrs"]["level"]
             style = {1: styles.h1, 2: styles.h2}.get(level, styles.h3)
-            out.append(Heading(inline(tok["children"], icons, style.fontSize), style, min(level, 3) - 1,
-                               _plain(tok["children"])))
+            plain = _plain(tok["children"])
+            out.append(Block("heading", Heading(inline(tok["children"], icons, style.fontSize), style,
+                                                min(level, 3) - 1, plain), level=level, plain=plain, glue=True))
         elif kind == "paragraph":
-            out.append(Paragraph(inline(tok["children"], icons, styles.base), styles.body))
+            children = tok["children"]
+            if len(children) == 1 and children[0]["type"] == "strong":  # a table's caption, a bold lead-in
+                out.append(Block("caption", Paragraph(inline(children, icons, styles.base), styles.caption),
+                                 plain=_plain(children), glue=True))
+                continue
+            plain = _plain(children)
+            out.append(Block("para", Paragraph(inline(children, icons, styles.base), styles.body), plain=plain,
+                             glue=plain.endswith(":")))
         elif kind == "list":
             ordered = tok["attrs"].get("ordered")
             start = tok["attrs"].get("start", 1) or 1
-            for n, item in enumerate(tok["children"], start):
+            items = tok["children"]
+            for n, item in enumerate(items, start):
                 text = " ".join(inline(block.get("children", []), icons, styles.base) for block in item["children"])
-                out.append(Paragraph(text, styles.item, bulletText=f"{n}." if ordered else "•"))
-            out.append(Spacer(1, styles.base * 0.3))
+                style = styles.item_last if n == start + len(items) - 1 else styles.item
+                out.append(Block("item", Paragraph(text, style, bulletText=f"{n}." if ordered else "•"),
+                                 plain=" ".join(_plain(b.get("children", [])) for b in item["children"])))
         elif kind == "table":
-            out.append(_table(tok, styles, icons, width))
+            model = table_model(tok, styles, icons, width, table_name)
+            out.append(Block("table", table=model, plain=model.name))
+            table_name = None
         elif kind == "block_quote":
             out += _blocks(tok["children"], styles, icons, width)
+        elif kind == "block_html":
+            found = TABLE_MARK.search(tok.get("raw", ""))
+            if found:
+                table_name = found.group(1)
         elif kind == "thematic_break":
-            out.append(Spacer(1, styles.base))
+            out.append(Block("para", Spacer(1, styles.base)))
     return out
 
 
-def _table(tok: dict, styles: Styles, icons: IconImages, width: float) -> Table:
+TABLE_MARK = re.compile(r"<!--\s*table:\s*(.*?)\s*-->")
+
+
+def _dedupe_captions(found: list[Block]) -> list[Block]:
+    """Drop a table caption that repeats its section's heading; keep what it adds."""
+    out: list[Block] = []
+    section = ""
+    for block in found:
+        if block.kind == "heading":
+            section = block.plain.strip().lower()
+        if block.kind == "caption" and section and block.plain.strip().lower() == section:
+            continue
+        if block.kind == "caption" and out and out[-1].kind == "heading":
+            head, cap = out[-1].plain.strip().lower(), block.plain.strip()
+            if cap.lower().startswith(head + " (") and cap.endswith(")"):
+                rest = cap[len(head) + 2:-1]
+                style = block.flowable.style
+                block = Block("caption", Paragraph(html.escape(rest[:1].upper() + rest[1:]), style), plain=rest,
+                              glue=True)
+        out.append(block)
+    return out
+
+
+def table_model(tok: dict, styles: Styles, icons: IconImages, width: float, name: str | None = None) -> TableModel:
+    """A Markdown table token as a :class:`TableModel` sized by content for ``width`` pt.
+
+    Raises :class:`~cardforge.rules.tables.TableTooWide` (named ``name``, or by its header).
+    """
     head = next((c for c in tok["children"] if c["type"] == "table_head"), None)
     body = next((c for c in tok["children"] if c["type"] == "table_body"), {"children": []})
-    rows = []
+    header = None
     if head:
-        rows.append([Paragraph(inline(c["children"], icons, styles.cell.fontSize), styles.head_cell)
-                     for c in head["children"]])
-    for row in body["children"]:
-        rows.append([Paragraph(inline(c["children"], icons, styles.cell.fontSize), styles.cell)
-                     for c in row["children"]])
-    cols = max(len(r) for r in rows) if rows else 1
-    texts = [[_plain_cell(r[i]) for r in rows if i < len(r)] for i in range(cols)]
-    # a column is at least as wide as its longest word, and grows with its text up to a cap
-    weights = [max(max((len(w) for t in col for w in t.split()), default=1) + 1, min(max(map(len, col), default=1), 32) * 0.7)
-               for col in texts]
-    widths = [width * w / sum(weights) for w in weights]
-    table = Table(rows, colWidths=widths, repeatRows=1 if head else 0, hAlign="LEFT")
+        header = [Paragraph(inline(c["children"], icons, styles.cell.fontSize), styles.head_cell)
+                  for c in head["children"]]
+    rows = [[Paragraph(inline(c["children"], icons, styles.cell.fontSize), styles.cell) for c in row["children"]]
+            for row in body["children"]]
+    cols = max([len(r) for r in rows] + [len(header or [])] + [1])
+    empty = Paragraph("", styles.cell)
+    rows = [r + [empty] * (cols - len(r)) for r in rows]
+    label = name or " | ".join(_plain(c["children"]) for c in (head or {"children": []})["children"]) or "table"
     pad = styles.base * 0.25
-    table.setStyle(TableStyle([
-        ("LINEBELOW", (0, 0), (-1, 0), 0.6, ACCENT),
-        ("LINEBELOW", (0, 1), (-1, -1), 0.25, colors.HexColor("#bdbdbd")),
-        ("VALIGN", (0, 0), (-1, -1), "TOP"),
-        ("FONTNAME", (0, 0), (-1, -1), styles.cell.fontName),  # empty cells too: no base-14 font
-        ("LEFTPADDING", (0, 0), (-1, -1), pad), ("RIGHTPADDING", (0, 0), (-1, -1), pad),
-        ("TOPPADDING", (0, 0), (-1, -1), pad * 0.6), ("BOTTOMPADDING", (0, 0), (-1, -1), pad * 0.6),
-    ]))
-    table.spaceAfter = styles.base * 0.5
-    return table
-
-
-def _plain_cell(p: Paragraph) -> str:
-    return re.sub(r"<[^>]+>", "", p.text)
+    columns = [[r[i] for r in ([header] if header else []) + rows] for i in range(cols)]
+    best = None
+    for widths in column_widths(columns, width, pad, label):  # the shortest of the candidates
+        model = TableModel(label, header, rows, widths, pad, styles.base * 0.5)
+        model.measure()
+        if best is None or sum(model.row_heights) < sum(best.row_heights) - 0.1:
+            best = model
+    return best
 
 
 def page_footer(canvas, page_width: float, margin: float, label: str, page: int, size: float = 8) -> None:

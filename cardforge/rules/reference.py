@@ -2,7 +2,8 @@
 
 From the same data as the cards and the rules sheet:
 
-* **Helper sheet** (one page, one copy per player when the game has several): the turn
+* **Helper sheet** (one page, printed once with "print one per player", or
+  ``reference.helper_copies`` copies when the pack asks for them): the turn
   sequence in the game's own phases (``turn`` summaries), the icon legend, the key tables
   (``reference.tables`` in game.yaml, default all ``tables``), and how the game ends
   (``end``). The type steps down from 9 pt to 6 pt until it fits one page.
@@ -19,25 +20,22 @@ import io
 import tempfile
 from pathlib import Path
 
-from reportlab.graphics.charts.barcharts import VerticalBarChart
-from reportlab.graphics.charts.legends import Legend
-from reportlab.graphics.shapes import Drawing, String
-from reportlab.lib import colors
 from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, NextPageTemplate, PageBreak,
                                 PageTemplate, Paragraph, Spacer)
 
 from cardforge.model import Card, Game
+from cardforge.reference.charts import chart
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.rules.cards import card_entry
 from cardforge.rules.flow import Heading, IconImages, Styles, flowables, page_footer
+from cardforge.rules.playertext import DESIGNED_NOTE, has_designed
 from cardforge.rules.source import Macros
 from cardforge.units import MM
 
 MARGIN = 14 * MM
 GAP = 6 * MM
 HELPER_SIZES = [9.0, 8.5, 8.0, 7.5, 7.0, 6.5, 6.0]
-PALETTE = ["#1565c0", "#c62828", "#2e7d32", "#f9a825", "#6a1b9a", "#00838f", "#5d4037", "#ef6c00", "#546e7a"]
 
 
 def _config(game: Game) -> dict:
@@ -74,71 +72,6 @@ def sort_key(game: Game, type_id: str):
     return key
 
 
-def chart(game: Game, spec: dict, width: float) -> Drawing:
-    """A stacked bar chart of card counts (by quantity): ``x`` field on the axis (in the
-    order of ``order`` when given), bars stacked by ``stack`` field, or by the keys of the
-    mapping at ``value`` (summing its numbers)."""
-    cards = game.cards_of(spec["type"])
-    default = spec.get("x_default", "none")
-    xs: list = []
-    stacks: list = []
-    counts: dict = {}
-    for card in cards:
-        x = card.data.get(spec["x"], default)
-        if spec.get("value"):
-            mapping = card.data
-            for part in spec["value"].split("."):
-                mapping = (mapping or {}).get(part, {})
-            pairs = [(k, v * card.quantity) for k, v in (mapping or {}).items()]
-        else:
-            pairs = [(card.data.get(spec.get("stack"), "all") if spec.get("stack") else "all", card.quantity)]
-        for stack, amount in pairs:
-            if x not in xs:
-                xs.append(x)
-            if stack not in stacks:
-                stacks.append(stack)
-            counts[(x, stack)] = counts.get((x, stack), 0) + amount
-    order = spec.get("order")
-    xs.sort(key=lambda v: (order.index(v) if order and v in order else len(order or []), isinstance(v, str), v))
-    height = 62 * MM
-    d = Drawing(width, height)
-    d.initialFontName = fonts.pdf_name("sans")  # the renderer's starting font: no base-14 font in the PDF
-    bc = VerticalBarChart()
-    bc.x, bc.y, bc.width, bc.height = 12 * MM, 12 * MM, width - 50 * MM, height - 22 * MM
-    bc.data = [[counts.get((x, s), 0) for x in xs] for s in stacks]
-    bc.categoryAxis.style = "stacked"
-    bc.categoryAxis.categoryNames = [str(x) for x in xs]
-    bc.categoryAxis.labels.fontName = fonts.pdf_name("sans")
-    bc.categoryAxis.labels.fontSize = 7
-    bc.valueAxis.labels.fontName = fonts.pdf_name("sans")
-    bc.valueAxis.labels.fontSize = 7
-    bc.valueAxis.valueMin = 0
-    bc.barWidth = 6
-    for i, stack in enumerate(stacks):
-        color = _stack_color(game, stack, i)
-        bc.bars[i].fillColor = color
-        bc.bars[i].strokeColor = colors.white
-    d.add(bc)
-    d.add(String(bc.x, height - 6 * MM, spec.get("title", ""), fontName=fonts.pdf_name("sans-bold"), fontSize=9))
-    d.add(String(bc.x + bc.width / 2, 2 * MM, spec.get("x_label", spec["x"]).replace("_", " "),
-                 fontName=fonts.pdf_name("sans"), fontSize=7, textAnchor="middle"))
-    if len(stacks) > 1 or stacks != ["all"]:
-        legend = Legend()
-        legend.x, legend.y = bc.x + bc.width + 6 * MM, height - 14 * MM
-        legend.fontName, legend.fontSize = fonts.pdf_name("sans"), 7
-        legend.alignment = "right"
-        legend.colorNamePairs = [(_stack_color(game, s, i), str(s)) for i, s in enumerate(stacks)]
-        d.add(legend)
-    return d
-
-
-def _stack_color(game: Game, stack, i: int):
-    icon = game.icons.get(str(stack))
-    if icon is not None and icon.color not in ("#000000", "#ffffff", "#f5f5f5"):
-        return colors.HexColor(icon.color)
-    return colors.HexColor(PALETTE[i % len(PALETTE)])
-
-
 class _Doc(BaseDocTemplate):
     def __init__(self, target, paper, game: Game):
         super().__init__(target, pagesize=paper, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
@@ -163,10 +96,23 @@ class _Doc(BaseDocTemplate):
         page_footer(canvas, self.pagesize[0], MARGIN, f"{self.game.title} · reference", doc.page, size=7)
 
 
+def helper_copies(game: Game) -> int:
+    """How many copies of the helper sheet reference.pdf holds: ``reference.helper_copies``
+    in game.yaml, else one (printed "print one per player" when the game has several)."""
+    return int(_config(game).get("helper_copies", 1))
+
+
 def _helper_story(game: Game, size: float, icons: IconImages, width: float) -> list:
     styles = Styles(size)
-    head = Paragraph(f"{html.escape(game.title)} · helper sheet", styles.h1)
-    return [head] + flowables(helper_markdown(game), styles, icons, width)
+    out = [Paragraph(f"{html.escape(game.title)} · helper sheet", styles.h1)]
+    notes = []
+    if helper_copies(game) == 1 and (game.meta.get("players") or {}).get("max", 1) > 1:
+        notes.append("Print one per player.")
+    if has_designed(game):
+        notes.append(DESIGNED_NOTE + ".")
+    if notes:
+        out.append(Paragraph(" ".join(notes), styles.italic))
+    return out + flowables(helper_markdown(game), styles, icons, width)
 
 
 def _fit_helper(game: Game, paper: tuple[float, float], icons: IconImages) -> float:
@@ -182,8 +128,8 @@ def _fit_helper(game: Game, paper: tuple[float, float], icons: IconImages) -> fl
 def _almanac_story(game: Game, icons: IconImages, width: float) -> list:
     styles = Styles(8.5)
     story: list = [Heading("Card almanac", styles.h1, 0, "Card almanac"),
-                   Paragraph("Every card of the game, by type, with its quantity. A value marked * is designed for "
-                             "this edition, not printed in the source.", styles.italic)]
+                   Paragraph("Every card of the game, by type, with its quantity."
+                             + (f" {DESIGNED_NOTE}." if has_designed(game) else ""), styles.italic)]
     for spec in _config(game).get("charts", []):
         story += [chart(game, spec, width), Spacer(1, 3 * MM)]
     for type_id, card_type in game.card_types.items():
@@ -192,7 +138,7 @@ def _almanac_story(game: Game, icons: IconImages, width: float) -> list:
             continue
         story.append(Heading(f"{html.escape(card_type.label)} ({game.total(type_id)})", styles.h2, 1, card_type.label))
         for card in cards:
-            entry = card_entry(card, game, icons, styles, quantity=True)
+            entry = card_entry(card, game, icons, styles, quantity=True, width=width)
             entry[0].card_name = card.name
             story.append(KeepTogether(entry))
     return story
@@ -201,7 +147,7 @@ def _almanac_story(game: Game, icons: IconImages, width: float) -> list:
 def render_reference(game: Game, out: Path, paper: str = "letter") -> dict:
     """Write reference.pdf; returns {"helper_size": pt, "helper_copies": n, "pages": n}."""
     size = tuple(v * MM for v in PAPER_MM[paper])
-    copies = max(1, game.meta.get("players", {}).get("max", 1)) if game.meta.get("players", {}).get("max", 1) > 1 else 1
+    copies = helper_copies(game)
     with tempfile.TemporaryDirectory() as tmp:
         icons = IconImages(game, Path(tmp))
         helper_size = _fit_helper(game, size, icons)

@@ -3,7 +3,7 @@ glossary, the icon legend and an appendix listing every card, all from the game 
 
 Pages are Letter or A4 with 20 mm margins, two passes (``multiBuild``) so the contents page
 knows every heading's page. Card text in the appendix is the card data verbatim (errata
-applied), with icons inline.
+applied), with icons inline; a designed value carries a dagger (†), explained on the cover.
 """
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.rules.cards import card_entry
 from cardforge.rules.flow import Heading, IconImages, Styles, flowables, page_footer
+from cardforge.rules.playertext import DESIGNED_NOTE, designed, has_designed, players
 from cardforge.rules.source import render_source
 from cardforge.units import MM
 
@@ -48,21 +49,22 @@ class _Book(BaseDocTemplate):
 
 def _cover(game: Game, styles: Styles) -> list:
     meta = game.meta
-    players = meta.get("players", {})
-    lines = [f"{players.get('min')}–{players.get('max')} players" if players.get("min") != players.get("max")
-             else f"{players.get('min')} player"]
+    lines = [players(meta)]
     if meta.get("play_time"):
         t = meta["play_time"]
-        lines.append(f"{t.get('min')}–{t.get('max')} minutes" + (" (provisional)" if t.get("provisional") else ""))
+        span = f"{t.get('min')}–{t.get('max')}" if t.get("min") != t.get("max") else f"{t.get('min')}"
+        lines.append(designed(f"{span} minutes", t.get("provisional")))
     if meta.get("ages"):
-        lines.append(f"ages {meta['ages'].get('min')}+" + (" (provisional)" if meta["ages"].get("provisional") else ""))
+        lines.append(designed(f"ages {meta['ages'].get('min')}+", meta["ages"].get("provisional")))
     out = [Spacer(1, 60 * MM), Paragraph(html.escape(game.title), styles.title), Spacer(1, 6 * MM)]
     if meta.get("tagline"):
         out.append(Paragraph(f"<i>{html.escape(meta['tagline'])}</i>", styles.subtitle))
     out += [Spacer(1, 10 * MM), Paragraph(" · ".join(lines), styles.subtitle)]
     if meta.get("designer"):
         out.append(Paragraph(f"Designed by {html.escape(meta['designer'])}", styles.subtitle))
-    out += [Spacer(1, 30 * MM), Paragraph("Rulebook", styles.h2)]
+    out += [Spacer(1, 30 * MM), Paragraph("Rulebook", styles.h2.clone("cover-h2", alignment=1))]
+    if has_designed(game):
+        out.append(Paragraph(DESIGNED_NOTE, styles.subtitle))
     return out
 
 
@@ -74,8 +76,8 @@ def _appendices(game: Game, styles: Styles, icons: IconImages, width: float) -> 
     for name, icon in game.icons.items():
         out.append(Paragraph(f"{icons.markup(name, styles.base * 1.3)}&nbsp;&nbsp;{html.escape(icon.label)}", styles.body))
     out += [PageBreak(), Heading("Appendix: every card", styles.h1, 0, "Appendix: every card"),
-            Paragraph("Card text as printed (errata applied, see the pack's ERRATA.md). A value marked * is "
-                      "designed for this edition, not printed in the source.", styles.italic)]
+            Paragraph("Every card with its text as printed on it." + (f" {DESIGNED_NOTE}." if has_designed(game) else ""),
+                      styles.italic)]
     for type_id, card_type in game.card_types.items():
         cards = game.cards_of(type_id)
         if not cards:
@@ -83,7 +85,7 @@ def _appendices(game: Game, styles: Styles, icons: IconImages, width: float) -> 
         out.append(Heading(f"{html.escape(card_type.label)} ({game.total(type_id)})", styles.h2, 1,
                            f"{card_type.label} ({game.total(type_id)})"))
         for card in cards:
-            out += card_entry(card, game, icons, styles)
+            out += card_entry(card, game, icons, styles, width=width)
     return out
 
 
@@ -105,7 +107,10 @@ def render_rulebook(game: Game, out: Path, paper: str = "letter") -> int:
         icons = IconImages(game, Path(tmp))
         story = _cover(game, styles) + [NextPageTemplate("body"), PageBreak(),
                                         Paragraph("Contents", styles.h1), toc, PageBreak()]
-        story += flowables(markdown, styles, icons, width)
+        body = flowables(markdown, styles, icons, width)
+        if not any(isinstance(f, Heading) and f.toc_level == 0 for f in body):
+            body = [Heading("Rules", styles.h1, 0, "Rules")] + body  # the contents' top level over the sections
+        story += body
         story += _appendices(game, styles, icons, width)
         doc = _Book(str(out), size, game)
         doc.multiBuild(story)

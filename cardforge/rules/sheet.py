@@ -2,15 +2,16 @@
 
 The sheet's sixteen 3.125 x 2 in cells (see :mod:`cardforge.rules.fold`) are platypus
 frames taken in :data:`~cardforge.rules.fold.READING_ORDER`: the title cell, generated from
-the game's metadata, then the rendered ``sheet.md`` flowing through the other fifteen. The
-type steps down from 8 pt to a legible minimum of 6 pt until the text fits; if it does not
-fit at 6 pt, :func:`fit_sheet` says by how many cells, and no sheet is written. Page 1 is
-the front with solid cut lines and dotted fold lines; page 2 the back, laid out for
-long-edge duplex (each back cell behind its front cell).
+the game's metadata, then fifteen panels composed by :mod:`cardforge.rules.compose` from the
+rendered ``sheet.md`` (whole paragraphs, list items and table rows per panel, headings kept
+with their text, balanced, at the largest type size from 9 pt down to 6 pt that fits). If it
+does not fit at 6 pt, :func:`compile_sheet` says by how many cells, and no sheet is written.
+Page 1 is the front with solid cut lines and dotted fold lines; page 2 the back, laid out
+for long-edge duplex (each back cell behind its front cell).
 """
 from __future__ import annotations
 
-import io
+import re
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,17 +20,22 @@ from reportlab.lib import colors
 from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, PageTemplate, Paragraph, Spacer
 
 from cardforge.diagnostics import Diagnostic, diag
+from cardforge.load import display_path
 from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
-from cardforge.rules.flow import IconImages, Styles, flowables
+from cardforge.rules.compose import SIZES, Plan, compose
+from cardforge.rules.flow import IconImages, Styles
 from cardforge.rules.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
-from cardforge.rules.source import render_source, source_path
+from cardforge.rules.playertext import DESIGNED_NOTE, designed, has_designed, players
+from cardforge.rules.source import Macros, render_source, source_path, table_source_line
+from cardforge.rules.tables import TableTooWide
 from cardforge.units import INCH, MM
 
-SIZES = [8.0, 7.5, 7.0, 6.5, 6.0]  # pt, the type sizes tried, largest first
 MIN_SIZE = SIZES[-1]
 PAD = 0.09 * INCH
+ROOM_SLACK = 1.0  # pt kept free at the foot of each panel, against rounding
+SPARE = re.compile(r"<!-- panel: (\w+) -->")
 
 
 @dataclass
@@ -39,6 +45,7 @@ class SheetFit:
     size: float
     cells: int
     fits: bool
+    plan: Plan | None = None
 
 
 def _origin(paper: tuple[float, float]) -> tuple[float, float]:
@@ -110,15 +117,13 @@ def _marks(canvas, paper, cut: bool, label: str) -> None:
 
 def _title(game: Game, styles: Styles) -> list:
     meta = game.meta
-    players = meta.get("players", {})
-    who = f"{players.get('min')}–{players.get('max')} players" if players.get("min") != players.get("max") else \
-        f"{players.get('min')} player{'s' if players.get('min') != 1 else ''}"
-    facts = [who]
+    facts = [players(meta)]
     if meta.get("ages"):
-        facts.append(f"ages {meta['ages'].get('min')}+")
+        facts.append(designed(f"ages {meta['ages'].get('min')}+", meta["ages"].get("provisional")))
     if meta.get("play_time"):
         t = meta["play_time"]
-        facts.append(f"{t.get('min')}–{t.get('max')} min" if t.get("min") != t.get("max") else f"{t.get('min')} min")
+        facts.append(designed(f"{t.get('min')}–{t.get('max')} min" if t.get("min") != t.get("max")
+                              else f"{t.get('min')} min", t.get("provisional")))
     version = (game.data.get("rules_sheet") or {}).get("version", "full")
     out = [Spacer(1, styles.base * 0.6), Paragraph(game.title, styles.title)]
     if meta.get("tagline"):
@@ -129,61 +134,110 @@ def _title(game: Game, styles: Styles) -> list:
         out.append(Paragraph(f"by {meta['designer']}", styles.subtitle))
     out.append(Paragraph("<b>Quick-start rules</b> (the full rules are in the rulebook)" if version == "quick-start"
                          else "<b>Rules</b>", styles.subtitle))
+    if has_designed(game):
+        out.append(Paragraph(f"<font size='{styles.base * 0.85:.2f}'>{DESIGNED_NOTE}</font>", styles.subtitle))
     out.append(FrameBreak())
     return out
 
 
-def _story(game: Game, markdown: str, size: float, icon_dir: Path) -> list:
-    styles = Styles(size)
-    styles.title.fontSize, styles.title.leading = size * 2.3, size * 2.6
-    width = CELL[0] - 2 * PAD
-    return _title(game, styles) + flowables(markdown, styles, IconImages(game, icon_dir), width)
+def _plan(game: Game, markdown: str, icon_dir: Path) -> Plan:
+    width, room = CELL[0] - 2 * PAD, CELL[1] - 2 * PAD - ROOM_SLACK
+    spares = SPARE.findall(markdown)
+    macros = Macros(game)
+    spare_md = {"components": macros.components_list(), "turn": macros.turn_sequence()}
+    return compose(SPARE.sub("", markdown), spares, len(READING_ORDER) - 1, width, room,
+                   IconImages(game, icon_dir), spare_md)
 
 
-def _build(game: Game, markdown: str, size: float, paper: tuple[float, float], target, icon_dir: Path) -> int:
+def _story(game: Game, plan: Plan) -> list:
+    styles = Styles(plan.size)
+    styles.title.fontSize, styles.title.leading = plan.size * 2.3, plan.size * 2.6
+    story = _title(game, styles)
+    for n, panel in enumerate(plan.panels):
+        story += panel
+        if n + 1 < len(plan.panels):
+            story.append(FrameBreak())
+    return story
+
+
+def _build(game: Game, plan: Plan, paper: tuple[float, float], target) -> int:
     doc = _SheetDoc(target, paper, game)
-    doc.build(_story(game, markdown, size, icon_dir))
+    doc.build(_story(game, plan))
     return doc.cells_used
 
 
 def fit_sheet(game: Game, markdown: str, paper: str = "letter") -> SheetFit:
-    """Find the largest type size at which ``markdown`` fits the sheet's 16 cells."""
-    size_pt = tuple(v * MM for v in PAPER_MM[paper])
+    """Compose ``markdown`` into the sheet's panels at the largest type size that fits."""
     with tempfile.TemporaryDirectory() as tmp:
-        cells = 0
-        for size in SIZES:
-            cells = _build(game, markdown, size, size_pt, io.BytesIO(), Path(tmp))
-            if cells <= len(READING_ORDER):
-                return SheetFit(size, cells, True)
-    return SheetFit(MIN_SIZE, cells, False)
+        plan = _plan(game, markdown, Path(tmp))
+    return _fit(plan)
+
+
+def _fit(plan: Plan) -> SheetFit:
+    return SheetFit(plan.size, plan.text_panels + len(plan.spare) + plan.undeclared_spare + 1, plan.fits, plan)
 
 
 def check_sheet(game: Game) -> list[Diagnostic]:
-    """``rules-overflow`` when the game's sheet.md does not fit the accordion sheet at 6 pt."""
-    markdown, problems = render_source(game, "sheet")
-    if markdown is None:
-        return problems
-    fit = fit_sheet(game, markdown)
-    if not fit.fits:
-        extra = fit.cells - len(READING_ORDER)
-        problems.append(diag("rules-overflow",
-                             f"the rules sheet of {game.slug} needs {fit.cells} cells of 3.125 x 2 in at {MIN_SIZE:g} pt; "
-                             f"the accordion has {len(READING_ORDER)} ({extra} cell{'s' if extra != 1 else ''} too many, "
-                             f"about {extra * 100 // len(READING_ORDER)} % of the sheet)",
-                             file=str(source_path(game, "sheet")), line=1,
-                             hint="condense sheet.md, or make it a quick-start (rules_sheet: {version: quick-start})"))
-    return problems
+    """Diagnostics of composing the game's sheet.md (see :func:`compile_sheet`)."""
+    return compile_sheet(game)[1]
 
 
 def render_sheet(game: Game, out: Path, paper: str = "letter") -> SheetFit:
-    """Write rules.pdf for ``game``. Raises ``ValueError`` if the sheet does not fit."""
+    """Write rules.pdf for ``game``. Raises ``ValueError`` if the sheet cannot be composed."""
+    fit, problems = compile_sheet(game, out, paper)
+    if fit is None or not fit.fits:
+        raise ValueError("; ".join(d.message for d in problems if d.severity.name == "ERROR") or "no sheet")
+    return fit
+
+
+def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter") -> tuple[SheetFit | None, list[Diagnostic]]:
+    """Compose the game's sheet.md and, given ``out``, write rules.pdf there.
+
+    Diagnostics: ``rules-overflow`` when it does not fit at 6 pt, ``rules-table-too-wide``
+    for a table wider than a panel, ``rules-sheet-underfull`` when panels are left over that
+    sheet.md did not ask to keep spare, and a ``rules-sheet-fit`` note with the type size and
+    how full each panel is. Nothing is written when there is an error.
+    """
     markdown, problems = render_source(game, "sheet")
     if markdown is None:
-        raise ValueError("; ".join(d.message for d in problems))
-    fit = fit_sheet(game, markdown, paper)
-    if not fit.fits:
-        raise ValueError(f"the rules sheet of {game.slug} does not fit at {MIN_SIZE:g} pt")
-    size_pt = tuple(v * MM for v in PAPER_MM[paper])
+        return None, problems
+    where = dict(file=display_path(source_path(game, "sheet")), line=1)
     with tempfile.TemporaryDirectory() as tmp:
-        _build(game, markdown, fit.size, size_pt, str(out), Path(tmp))
-    return fit
+        try:
+            plan = _plan(game, markdown, Path(tmp))
+        except TableTooWide as exc:
+            file, line = table_source_line(game, "sheet", exc.name)
+            return None, problems + [diag("rules-table-too-wide", f"{exc} (a panel is 3.125 in wide)", file=file,
+                                          line=line, hint="fewer columns, shorter words, or move the table to the rulebook")]
+        fit = _fit(plan)
+        if not plan.fits:
+            if plan.too_tall:
+                problems.append(diag("rules-overflow", f"the rules sheet of {game.slug}: a block is taller than a "
+                                     f"panel at {MIN_SIZE:g} pt: \"{plan.too_tall}…\"", **where,
+                                     hint="split it into shorter paragraphs"))
+                return fit, problems
+            extra = fit.cells - len(READING_ORDER)
+            problems.append(diag("rules-overflow",
+                                 f"the rules sheet of {game.slug} needs {fit.cells} cells of 3.125 x 2 in at {MIN_SIZE:g} pt; "
+                                 f"the accordion has {len(READING_ORDER)} ({extra} cell{'s' if extra != 1 else ''} too many, "
+                                 f"about {extra * 100 // len(READING_ORDER)} % of the sheet)", **where,
+                                 hint="condense sheet.md, or make it a quick-start (rules_sheet: {version: quick-start})"))
+            return fit, problems
+        if plan.undeclared_spare:
+            problems.append(diag("rules-sheet-underfull",
+                                 f"the rules of {game.slug} fill {plan.text_panels} of "
+                                 f"{plan.text_panels + plan.undeclared_spare} panels at {plan.size:g} pt; "
+                                 f"{plan.undeclared_spare} print as notes panels", **where,
+                                 hint="add rules, or ask for spare panels in sheet.md: {{ spare_panel('notes') }} "
+                                      "(or 'components', 'turn')"))
+        fill = ", ".join(f"{f * 100:.0f}" for f in plan.fill)
+        spare = len(plan.spare) + plan.undeclared_spare
+        problems.append(diag("rules-sheet-fit", f"rules.pdf of {game.slug}: type {plan.size:g} pt, the largest that "
+                             f"fits; {plan.text_panels} panels of rules" + (f" + {spare} spare" if spare else "")
+                             + f"; panels filled {fill} %", **where))
+        if out is not None:
+            size_pt = tuple(v * MM for v in PAPER_MM[paper])
+            used = _build(game, plan, size_pt, str(out))
+            if used > len(READING_ORDER):
+                raise ValueError(f"the rules sheet of {game.slug} ran past its last panel")
+    return fit, problems

@@ -15,6 +15,7 @@ number, list and table in the rules comes from game.yaml and the card database. 
 ``cards_of(type, ...)`` the cards of the given types, as dicts
 ``icon(name)``          an inline icon token, ``{name}``
 ``n(name)``             a named number from game.yaml ``numbers.<name>`` (``{value, source}``)
+``spare_panel(kind)``   (sheet.md) keep a panel of the rules sheet for "notes", "components" or "turn"
 
 Strings in ``setup``, ``turn``, ``end`` and table cells may themselves use these macros
 (``"Give each player {{ n('start_tokens') }} tokens."``): every number the rules print is
@@ -25,6 +26,7 @@ Raises nothing: template errors become ``rules-template`` diagnostics on the sou
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +101,7 @@ class Macros:
             cells = [row.get(c, "") for c in columns] if isinstance(row, dict) else row
             lines.append("| " + " | ".join(_md_cell(self._t(c)) for c in cells) + " |")
         title = f"**{spec['title']}**\n\n" if spec.get("title") else ""
-        return title + "\n".join(lines)
+        return f"<!-- table: {table_id} -->\n" + title + "\n".join(lines)
 
     def icon_legend(self) -> str:
         return "\n".join(f"- {{{name}}} {icon.label}" for name, icon in self.game.icons.items())
@@ -121,9 +123,15 @@ class Macros:
     def icon(self, name: str) -> str:
         return "{" + name + "}"
 
+    def spare_panel(self, kind: str = "notes") -> str:
+        """Ask for a spare panel on the rules sheet: "notes", "components" or "turn"."""
+        if kind not in ("notes", "components", "turn"):
+            raise ValueError(f"spare_panel({kind!r}): the kinds are 'notes', 'components' and 'turn'")
+        return f"<!-- panel: {kind} -->"
+
     def context(self) -> dict[str, Any]:
         names = ["components_list", "setup_steps", "turn_sequence", "game_end", "table", "icon_legend",
-                 "glossary_list", "count", "cards_of", "icon", "n"]
+                 "glossary_list", "count", "cards_of", "icon", "n", "spare_panel"]
         ctx: dict[str, Any] = {n: getattr(self, n) for n in names}
         ctx.update(game=self.data, components={c["id"]: c for c in self.game.components},
                    title=self.game.title)
@@ -152,6 +160,25 @@ def render_source(game: Game, kind: str) -> tuple[str | None, list[Diagnostic]]:
     except (TemplateError, KeyError, TypeError, ValueError) as exc:
         line = _template_line(exc)
         return None, [diag("rules-template", f"{type(exc).__name__}: {exc}", file=name, line=line)]
+
+
+def table_source_line(game: Game, kind: str, name: str) -> tuple[str, int]:
+    """(file, line) of a table in a rules source: the ``table('name')`` call, or the Markdown
+    table whose header names it; line 1 when it cannot be told."""
+    path = source_path(game, kind)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return display_path(path), 1
+    call = re.compile(r"table\(\s*['\"]" + re.escape(name) + r"['\"]")
+    first = name.split(" | ")[0].strip()
+    for n, line in enumerate(lines, 1):
+        if call.search(line):
+            return display_path(path), n
+    for n, line in enumerate(lines, 1):
+        if line.lstrip().startswith("|") and first and first in line:
+            return display_path(path), n
+    return display_path(path), 1
 
 
 def _template_line(exc: BaseException) -> int:

@@ -1,0 +1,325 @@
+"""The incremental, parallel build of several games: what ``cardforge build`` and
+``cardforge watch`` run, and what a live preview calls.
+
+For each game the inputs are hashed first (:mod:`cardforge.cache`); a game whose checks
+and outputs are all in the cache is neither loaded nor drawn: its stored diagnostics are
+reported and only outputs that differ from the cached bytes are copied back into
+``output/<slug>/``. Otherwise the game is compiled, and every output missing from the cache
+is rendered. Compiling and rendering run in a pool of ``jobs`` processes (games and
+outputs in parallel); the result does not depend on ``jobs``. As in
+:func:`cardforge.build.build_game`, every file of a game goes to a staging folder first and
+is moved into place only when every output of that game succeeded.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardforge.build import (BuildOptions, BuildResult, Compiled, Project, RenderError, artefacts, compile_game,
+                             forced, place, render_artefact, staging_folder)
+from cardforge.cache import (CACHE_FOLDER, DIGESTS, Entry, Store, artefact_key, load_digests, pack_inputs, same_content,
+                             save_digests)
+from cardforge.diagnostics import Diagnostic, has_errors
+
+Progress = Callable[[str, int, int], None]
+_CHECKS = "checks"  # the cache entry holding a game's diagnostics
+_COST = {"deck.pdf": 0, "reference.pdf": 1, "print-shop": 0, "tts": 0}  # slow outputs start first
+
+_progress_queue = None  # in a worker process: where deck progress is sent
+
+
+def default_jobs() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def build_games(project: Project, packs: list[Path], options: BuildOptions = BuildOptions(), *,
+                force: bool = False, jobs: int = 1, use_cache: bool = True,
+                progress: Progress | None = None) -> list[BuildResult]:
+    """Build the game packs ``packs`` (folders of ``cards/``, see :meth:`Project.packs`) into
+    ``project.output``; returns one :class:`BuildResult` per pack, in the order given.
+
+    ``jobs``: processes to use (1: everything in this process; more forks a pool, so call
+    it from a process without threads holding locks). ``use_cache``: False renders and
+    writes every output afresh and neither reads nor writes ``output/.cache``.
+    ``progress(slug, cards drawn, cards in all)`` is called as decks are drawn, and with
+    the full count for a deck taken from the cache. A game with errors is not built unless
+    ``force`` (see :func:`cardforge.build.build_game`). Never raises for bad input: every
+    problem is a diagnostic in the results.
+    """
+    store = Store(project.output / CACHE_FOLDER) if use_cache else None
+    if store:
+        load_digests(store.root / DIGESTS)
+    games = [_Game(pack, project, options, store) for pack in packs]
+    with _pool(jobs, progress, games) as pool:
+        running: dict[Future, tuple[_Game, str]] = {}
+
+        def start(game: _Game) -> None:
+            if game.compiled is None:
+                running[pool.submit(_compile, game.pack, project)] = (game, _CHECKS)
+                return
+            for name in sorted(game.missing, key=lambda n: _COST.get(n, 2)):
+                running[pool.submit(_render, game.compiled, name, game.staging, options)] = (game, name)
+
+        for game in games:
+            if game.plan(force, progress):
+                start(game)
+        while running:
+            done, _ = wait(running, timeout=0.1, return_when=FIRST_COMPLETED)
+            pool.drain()
+            for future in done:
+                game, name = running.pop(future)
+                if name == _CHECKS:
+                    if game.compiled_now(future.result(), force, progress):
+                        start(game)
+                else:
+                    game.rendered_now(name, *future.result())
+                    if progress and name == "deck.pdf" and game.total:
+                        progress(game.slug, game.total, game.total)
+        pool.drain()
+    results = [game.finish() for game in games]
+    if store:
+        save_digests(store.root / DIGESTS)
+    return results
+
+
+def check_games(project: Project, packs: list[Path], *, use_cache: bool = True) -> list[Diagnostic]:
+    """The diagnostics of every game of ``packs`` (what ``cardforge check`` prints), in order.
+
+    A game whose inputs are unchanged reports the diagnostics stored by the last build or
+    check (the same cache entry); any other game is compiled and its diagnostics stored.
+    ``use_cache``: False compiles every game and neither reads nor writes the cache.
+    """
+    store = Store(project.output / CACHE_FOLDER) if use_cache else None
+    if store:
+        load_digests(store.root / DIGESTS)
+    problems: list[Diagnostic] = []
+    for pack in packs:
+        key = None
+        if store:
+            try:
+                key = artefact_key(pack_inputs(pack, project.layouts), _CHECKS, "", project.output)
+            except OSError:  # unreadable input: the loader reports it
+                key = None
+            entry = store.get(pack.name, _CHECKS, key) if key else None
+            if entry is not None:
+                problems += entry.notes[0]
+                store.touch(pack.name, _CHECKS, key)
+                continue
+        compiled = compile_game(pack, project)
+        problems += compiled.diagnostics
+        if key:
+            loaded = compiled.game is not None and compiled.layouts is not None
+            store.put(pack.name, _CHECKS, key, None,
+                      (list(compiled.diagnostics), loaded, compiled.game.total() if compiled.game else 0))
+    if store:
+        save_digests(store.root / DIGESTS)
+    return problems
+
+
+@dataclass
+class _Game:
+    """One game through the incremental build."""
+
+    pack: Path
+    project: Project
+    options: BuildOptions
+    store: Store | None
+    slug: str = ""
+    keys: dict[str, str] = field(default_factory=dict)
+    hits: dict[str, Entry] = field(default_factory=dict)
+    missing: list[str] = field(default_factory=list)
+    notes: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    compiled: Compiled | None = None
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    errors: list[Diagnostic] | None = None  # set when an output failed
+    result: BuildResult | None = None
+    staging: Path | None = None
+    total: int = 0
+
+    def __post_init__(self):
+        self.slug = self.pack.name
+        self.names = [name for name, _ in artefacts(self.options)]
+
+    def plan(self, force: bool, progress: Progress | None) -> bool:
+        """Look the game up in the cache; True when it needs compiling (or rendering)."""
+        if self.store is None:
+            return True
+        try:
+            inputs = pack_inputs(self.pack, self.project.layouts)
+        except OSError:  # unreadable input: the loader reports it
+            self.store = None
+            return True
+        self.keys = {name: artefact_key(inputs, name, self.options, self.project.output) for name in self.names}
+        self.keys[_CHECKS] = artefact_key(inputs, _CHECKS, "", self.project.output)
+        checked = self.store.get(self.slug, _CHECKS, self.keys[_CHECKS])
+        if checked is not None:
+            self.store.touch(self.slug, _CHECKS, self.keys[_CHECKS])
+            self.diagnostics, loaded, self.total = checked.notes
+            if not loaded or (has_errors(self.diagnostics) and not force):  # not built: no output needed
+                self.result = BuildResult(self.slug, [], self.diagnostics, loaded=loaded)
+                return False
+        self.hits = {name: entry for name in self.names if (entry := self.store.get(self.slug, name, self.keys[name]))}
+        if checked is None or len(self.hits) < len(self.names):
+            return True
+        if has_errors(self.diagnostics):
+            self.diagnostics = self.diagnostics + [forced(self.slug)]
+        if progress:
+            progress(self.slug, self.total, self.total)
+        return False
+
+    def compiled_now(self, compiled: Compiled, force: bool, progress: Progress | None) -> bool:
+        """The game is compiled: store its diagnostics; True when outputs must be rendered."""
+        self.compiled = compiled
+        self.diagnostics = list(compiled.diagnostics)
+        loaded = compiled.game is not None and compiled.layouts is not None
+        self.total = compiled.game.total() if compiled.game else 0
+        if self.store is not None:
+            self.store.put(self.slug, _CHECKS, self.keys[_CHECKS], None, (self.diagnostics, loaded, self.total))
+        if not loaded or (has_errors(self.diagnostics) and not force):
+            self.result = BuildResult(self.slug, [], self.diagnostics, loaded=loaded)
+            return False
+        if has_errors(self.diagnostics):
+            self.diagnostics.append(forced(self.slug))
+        self.missing = [name for name in self.names if name not in self.hits]
+        if progress:
+            progress(self.slug, 0 if "deck.pdf" in self.missing else self.total, self.total)
+        if self.missing:
+            self.staging = staging_folder(self.project.output / self.slug)
+        return bool(self.missing)
+
+    def rendered_now(self, name: str, notes: list[Diagnostic], errors: list[Diagnostic] | None) -> None:
+        if errors is not None:
+            self.errors = (self.errors or []) + errors
+            return
+        self.notes[name] = notes
+        if self.store is not None:
+            produced = self.staging / name
+            self.store.put(self.slug, name, self.keys[name], produced if produced.exists() else None, notes)
+
+    def finish(self) -> BuildResult:
+        """Move the staged outputs into place (or drop them all if one failed)."""
+        if self.result is not None:
+            return self.result
+        if self.errors is not None:
+            if self.staging:
+                shutil.rmtree(self.staging, ignore_errors=True)
+            kept = [d for d in self.diagnostics if d.code != "build-forced"]
+            return BuildResult(self.slug, [], kept + self.errors)
+        target = self.project.output / self.slug
+        current = []
+        for name in self.names:
+            entry = self.hits.get(name)
+            if entry is None or entry.payload is None:
+                continue
+            self.store.touch(self.slug, name, self.keys[name])
+            if not same_content(entry.payload, target / name):
+                self.staging = self.staging or staging_folder(target)
+                copy = shutil.copytree if entry.payload.is_dir() else shutil.copy2
+                copy(entry.payload, self.staging / name)
+            else:
+                current.append(target / name)
+        problems = list(self.diagnostics)
+        for name in self.names:
+            problems += self.hits[name].notes if name in self.hits else self.notes.get(name, [])
+        written = place(self.staging, target) if self.staging else []
+        return BuildResult(self.slug, sorted(written + current), problems,
+                           rendered=[n for n in self.names if n not in self.hits],
+                           reused=[n for n in self.names if n in self.hits])
+
+
+def _compile(pack: Path, project: Project) -> Compiled:
+    return compile_game(pack, project)
+
+
+def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions
+            ) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
+    """Render one output; returns (notes, None) or ([], the diagnostics of its failure)."""
+    slug = compiled.game.slug
+    report = (lambda n: _progress_queue.put((slug, n))) if _progress_queue is not None and name == "deck.pdf" else None
+    try:
+        return render_artefact(compiled, name, staging, options, report), None
+    except RenderError as exc:
+        return [], exc.diagnostics
+
+
+class _Inline:
+    """The pool of one: runs each task at once in this process, reporting progress as it goes."""
+
+    def __init__(self, progress: Progress | None, games: list[_Game]):
+        self.report = _Report(progress, games)
+
+    def submit(self, fn, *args) -> Future:
+        global _progress_queue
+        future: Future = Future()
+        _progress_queue = self.report
+        try:
+            future.set_result(fn(*args))
+        finally:
+            _progress_queue = None
+        return future
+
+    def drain(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class _Report:
+    """Progress reports (slug, cards drawn) passed on with the game's card count."""
+
+    def __init__(self, progress: Progress | None, games: list[_Game]):
+        self.progress = progress
+        self.games = {g.slug: g for g in games}
+
+    def put(self, item: tuple[str, int]) -> None:
+        if self.progress:
+            slug, done = item
+            self.progress(slug, done, self.games[slug].total)
+
+
+class _Pool:
+    """A process pool (forked) with a queue for progress reports from its workers."""
+
+    def __init__(self, jobs: int, progress: Progress | None, games: list[_Game]):
+        import multiprocessing
+
+        self.report = _Report(progress, games)
+        context = multiprocessing.get_context("fork")
+        self.queue = context.SimpleQueue()
+        self.executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker,
+                                            initargs=(self.queue,))
+
+    def submit(self, fn, *args) -> Future:
+        return self.executor.submit(fn, *args)
+
+    def drain(self) -> None:
+        while not self.queue.empty():
+            self.report.put(self.queue.get())
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.executor.shutdown(wait=True, cancel_futures=True)
+        return False
+
+
+def _worker(queue) -> None:
+    global _progress_queue
+    _progress_queue = queue
+
+
+def _pool(jobs: int, progress: Progress | None, games: list[_Game]):
+    return _Pool(jobs, progress, games) if jobs > 1 else _Inline(progress, games)

@@ -1,0 +1,1 @@
+"""Reference pages: how the card almanac and the rulebook's card appendix print card fields."""

@@ -1,0 +1,127 @@
+"""Composition charts of the card almanac (``reference.charts`` in game.yaml).
+
+A chart is a stacked bar chart of card counts (by quantity): ``x`` field on the axis (in the
+order of ``order`` when given), bars stacked by the ``stack`` field, or by the keys of the
+mapping at ``value`` (summing its numbers). Each series has its own colour from
+:data:`PALETTE`, whose greys (luminance) are at least 10 % apart, so the bars stay apart
+when printed in black and white; an icon's colour is used for its series only when all the
+series' icon colours are that far apart too. A chart with more series than the palette
+has colours is a ``chart-too-many-series`` diagnostic (and prints without its extra
+series' colours repeating: the build refuses it). Legend, title and axis titles sit inside
+the drawing, which sits inside the page margins.
+"""
+from __future__ import annotations
+
+from reportlab.graphics.charts.barcharts import VerticalBarChart
+from reportlab.graphics.charts.legends import Legend
+from reportlab.graphics.shapes import Drawing, String
+from reportlab.lib import colors
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from cardforge.model import Game
+from cardforge.render import fonts
+from cardforge.units import MM
+
+# dark to light: navy, red, green, orange, light blue, yellow; grey levels (ITU-R BT.709
+# luma of the sRGB values) 0.11, 0.24, 0.40, 0.55, 0.66, 0.83
+PALETTE = ["#101a5c", "#b71c1c", "#2e7d32", "#f57c00", "#64b5f6", "#fdd835"]
+MIN_GREY_STEP = 0.10
+
+
+def luminance(hex_colour: str) -> float:
+    """The grey level (0 black .. 1 white) a colour prints as in black and white."""
+    c = colors.HexColor(hex_colour)
+    return 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue
+
+
+def series(game: Game, spec: dict) -> tuple[list, list, dict]:
+    """(x values in order, series names, {(x, series): count}) of a chart spec."""
+    default = spec.get("x_default", "none")
+    xs: list = []
+    stacks: list = []
+    counts: dict = {}
+    for card in game.cards_of(spec["type"]):
+        x = card.data.get(spec["x"], default)
+        if spec.get("value"):
+            mapping = card.data
+            for part in spec["value"].split("."):
+                mapping = (mapping or {}).get(part, {})
+            pairs = [(k, v * card.quantity) for k, v in (mapping or {}).items()]
+        else:
+            pairs = [(card.data.get(spec.get("stack"), "all") if spec.get("stack") else "all", card.quantity)]
+        for stack, amount in pairs:
+            if x not in xs:
+                xs.append(x)
+            if stack not in stacks:
+                stacks.append(stack)
+            counts[(x, stack)] = counts.get((x, stack), 0) + amount
+    order = spec.get("order")
+    xs.sort(key=lambda v: (order.index(v) if order and v in order else len(order or []), isinstance(v, str), v))
+    return xs, stacks, counts
+
+
+def series_colours(game: Game, stacks: list) -> list[str]:
+    """One colour per series: the icons' colours when they stay apart in grey, else the palette."""
+    icon_colours = []
+    for stack in stacks:
+        icon = game.icons.get(str(stack))
+        icon_colours.append(icon.color if icon is not None and icon.color else None)
+    if all(icon_colours) and len(set(icon_colours)) == len(icon_colours):
+        greys = sorted(luminance(c) for c in icon_colours)
+        if all(b - a >= MIN_GREY_STEP for a, b in zip(greys, greys[1:])) and greys[-1] < 0.93:
+            return icon_colours
+    return [PALETTE[i % len(PALETTE)] for i in range(len(stacks))]
+
+
+def label(value) -> str:
+    """A data value as a chart label: "city-guard" -> "City guard"."""
+    text = str(value).replace("-", " ").replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
+def chart(game: Game, spec: dict, width: float) -> Drawing:
+    """The chart of ``spec`` as a drawing ``width`` pt wide (62 mm high)."""
+    xs, stacks, counts = series(game, spec)
+    height = 62 * MM
+    sans, bold = fonts.pdf_name("sans"), fonts.pdf_name("sans-bold")
+    d = Drawing(width, height)
+    d.initialFontName = sans  # the renderer's starting font: no base-14 font in the PDF
+    legend_w = 0.0
+    show_legend = len(stacks) > 1 or stacks != ["all"]
+    if show_legend:
+        legend_w = max(stringWidth(label(s), sans, 7) for s in stacks) + 18
+    bc = VerticalBarChart()
+    bc.x, bc.y = 14 * MM, 12 * MM
+    bc.width = width - bc.x - (legend_w + 8 * MM if show_legend else 4 * MM)
+    bc.height = height - 22 * MM
+    bc.data = [[counts.get((x, s), 0) for x in xs] for s in stacks]
+    bc.categoryAxis.style = "stacked"
+    bc.categoryAxis.categoryNames = [label(x) for x in xs]
+    for axis in (bc.categoryAxis, bc.valueAxis):
+        axis.labels.fontName, axis.labels.fontSize = sans, 7
+    bc.valueAxis.valueMin = 0
+    bc.barWidth = 6
+    palette = series_colours(game, stacks)
+    for i in range(len(stacks)):
+        bc.bars[i].fillColor = colors.HexColor(palette[i])
+        bc.bars[i].strokeColor = colors.white
+        bc.bars[i].strokeWidth = 0.8
+    d.add(bc)
+    d.add(String(bc.x, height - 6 * MM, spec.get("title", ""), fontName=bold, fontSize=9))
+    d.add(String(bc.x + bc.width / 2, 2 * MM, spec.get("x_label", label(spec["x"])), fontName=sans, fontSize=7,
+                 textAnchor="middle"))
+    y_title = String(0, 0, spec.get("y_label", "cards"), fontName=sans, fontSize=7, textAnchor="middle")
+    from reportlab.graphics.shapes import Group
+
+    rotated = Group(y_title)
+    rotated.transform = (0, 1, -1, 0, 4 * MM, bc.y + bc.height / 2)
+    d.add(rotated)
+    if show_legend:
+        legend = Legend()
+        legend.x, legend.y = width - legend_w, height - 14 * MM
+        legend.fontName, legend.fontSize = sans, 7
+        legend.alignment = "right"
+        legend.columnMaximum = 12
+        legend.colorNamePairs = [(colors.HexColor(palette[i]), label(s)) for i, s in enumerate(stacks)]
+        d.add(legend)
+    return d

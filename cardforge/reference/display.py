@@ -1,0 +1,120 @@
+"""Display formats: which card fields the almanac and the card appendix print, and how.
+
+A card type declares them in game.yaml, in the order they print::
+
+    card_types:
+      witch:
+        almanac:
+          text: false                 # print the card's ``text`` field (default true)
+          fields:
+            element:    {label: Element, enum: {fire: "{fire} fire", water: "{water} water"}}
+            spellpower: {label: Spellpower}
+            movement:   {label: Movement, format: roman}     # 3 -> "III"
+            cost:       {label: Cost, unit: gold}            # 2 -> "2 gold"
+            one_time:   {label: One use}                     # true -> "One use", false -> nothing
+            stats:      {label: Icons, format: icons}        # {strength: 2} -> two icons
+            spells:     {label: Spells, columns: {name: Spell, when: When}}   # a small table
+
+``format`` is ``roman``, ``signed`` (+1, -2), ``icon`` (an icon name as the icon and the
+name in words: ``astral-shield`` -> icon + "Astral Shield"), ``icons`` (a mapping of icon counts as icons), or a template with ``{value}``
+("{value}+", "wave {value}"). A field inside a mapping field is named with a dot
+(``stats.icons``). A field without a label (here or as the
+``title`` of its property in the card type's schema) is never printed: internal fields
+(source, note, provisional, ids) stay out of player-facing pages. A list of mappings, or a
+mapping, prints only as a small table (``columns``), never flattened into a line.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Any
+
+from cardforge.model import Card, Game
+from cardforge.templates import roman, tally
+
+NEVER = {"name", "type", "quantity", "text", "flavour", "source", "note", "provisional"}
+
+
+@dataclass
+class Shown:
+    """A field as printed: its ``label``, its value as card markup (``text``) or a ``table``
+    (header labels, rows of markup), and whether it is ``designed``."""
+
+    key: str
+    label: str
+    text: str = ""
+    table: tuple[list[str], list[list[str]]] | None = None
+    designed: bool = False
+
+
+def formats(game: Game, type_id: str) -> dict[str, dict]:
+    """The display format of each printed field of ``type_id``, in print order."""
+    card_type = game.card_types[type_id]
+    spec = (game.data.get("card_types", {}).get(type_id) or {}).get("almanac") or {}
+    out: dict[str, dict] = {}
+    for key, fmt in (spec.get("fields") or {}).items():
+        fmt = {"label": fmt} if isinstance(fmt, str) else dict(fmt or {})
+        if fmt.get("label") and key not in NEVER:
+            out[key] = fmt
+    for key, prop in ((card_type.schema or {}).get("properties") or {}).items():
+        if key not in out and key not in NEVER and isinstance(prop, dict) and prop.get("title"):
+            out[key] = {"label": prop["title"]}
+    return out
+
+
+def prints_text(game: Game, type_id: str) -> bool:
+    spec = (game.data.get("card_types", {}).get(type_id) or {}).get("almanac") or {}
+    return spec.get("text", True) is not False
+
+
+def value_text(value: Any, fmt: dict, game: Game) -> str:
+    """One scalar (or icon-count mapping, or list of scalars) as card markup."""
+    if isinstance(value, list):
+        return ", ".join(value_text(v, fmt, game) for v in value)
+    if isinstance(value, dict):
+        return tally({k: v for k, v in value.items() if isinstance(v, int)})
+    enum = fmt.get("enum") or {}
+    if value in enum:
+        shown = str(enum[value])
+    elif fmt.get("format") == "roman" and isinstance(value, int) and value > 0:
+        shown = roman(value)
+    elif fmt.get("format") == "signed" and isinstance(value, int):
+        shown = f"{value:+d}" if value else "0"
+    elif fmt.get("format") == "icon" and str(value) in game.icons:
+        shown = f"{{{value}}} {str(value).replace('-', ' ').title()}"
+    elif isinstance(fmt.get("format"), str) and "{value}" in fmt["format"]:
+        shown = fmt["format"].replace("{value}", str(value))
+    else:
+        shown = str(value)
+    if fmt.get("unit"):
+        shown = f"{shown} {fmt['unit']}"
+    return shown
+
+
+def shown(card: Card, game: Game) -> list[Shown]:
+    """The fields of ``card`` its type's display formats print, in order."""
+    out = []
+    for key, fmt in formats(game, card.type).items():
+        value = card.data
+        for part in key.split("."):  # "stats.icons": a field inside a mapping field
+            value = value.get(part) if isinstance(value, dict) else None
+        if value in (None, "", [], {}, False):
+            continue
+        designed = key in card.provisional or key.split(".")[0] in card.provisional
+        label = str(fmt["label"])
+        if value is True:
+            out.append(Shown(key, label, designed=designed))
+        elif fmt.get("columns") and isinstance(value, (list, dict)):
+            rows = value if isinstance(value, list) else [{"key": k, "value": v} for k, v in value.items()]
+            cols = fmt["columns"]
+            table = ([str(c) for c in cols.values()],
+                     [[value_text(r.get(c, ""), {}, game) if isinstance(r, dict) else html.escape(str(r))
+                       for c in cols] for r in rows])
+            out.append(Shown(key, label, table=table, designed=designed))
+        elif fmt.get("format") == "icons" and isinstance(value, dict):
+            out.append(Shown(key, label, tally({k: v for k, v in value.items() if isinstance(v, int)}), designed=designed))
+        elif isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)):
+            continue  # a mapping or a list of mappings without columns is not flattened into a line
+        else:
+            out.append(Shown(key, label, value_text(value, fmt, game), designed=designed))
+    return out

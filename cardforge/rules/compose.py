@@ -1,0 +1,414 @@
+"""Panel-aware composition of the accordion rules sheet.
+
+The rendered ``sheet.md`` is cut into *units*, the pieces a panel never splits: a
+paragraph, a list item, one table row; a heading, a table's caption and a paragraph that
+ends in a colon are glued to the unit after them, so a heading is never the last line of a
+panel. Units are dealt into the panels (3.125 x 2 in cells, in
+:data:`~cardforge.rules.fold.READING_ORDER` after the title cell) whole, so no sentence runs
+from one panel to the next, let alone from one side of the sheet to the other:
+
+* a panel that continues a section starts with the section's heading and "(continued)",
+  as the *Gate* seed's own sheet gives every panel its heading;
+* a table that continues on the next panel repeats its header row;
+* the cut points are chosen by dynamic programming to fill every panel evenly (least sum of
+  squared empty space), preferring cuts between sections over cuts inside a section, a
+  list or a table;
+* the type size is the largest of :data:`SIZES` at which the units fit.
+
+Panels the text cannot fill are *spare panels*: ``sheet.md`` asks for them with
+``{{ spare_panel('notes') }}`` (or ``'components'``, ``'turn'``), and an undeclared one is
+printed as a notes panel too, with a ``rules-sheet-underfull`` warning.
+"""
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+from reportlab.lib import colors
+from reportlab.platypus import Flowable, Paragraph
+
+from cardforge.rules.flow import Block, Heading, IconImages, Styles, blocks
+from cardforge.rules.tables import TableModel
+
+SIZES = [9.0, 8.75, 8.5, 8.25, 8.0, 7.75, 7.5, 7.25, 7.0, 6.75, 6.5, 6.25, 6.0]  # pt, largest first
+SPARE_KINDS = {"notes": "Notes", "components": "Components", "turn": "Turn summary"}
+PANEL_MARK = "<!-- panel: {} -->"
+# cut penalties (pt^2), against the squared empty space of a panel
+CUT_IN_TABLE, CUT_IN_LIST, CUT_IN_SECTION, CUT_IN_PARAGRAPH = 900.0, 500.0, 250.0, 2500.0
+SHORT_TABLE = 5  # rows: cutting a table this short costs three times as much
+LONG = 0.4  # a paragraph taller than this share of a panel may break between its sentences
+
+
+@dataclass
+class Atom:
+    """One printed piece: a flowable, or row ``row`` of ``table``; ``height`` with its spacing (pt)."""
+
+    height: float
+    space_before: float = 0.0
+    flowable: Flowable | None = None
+    table: TableModel | None = None
+    row: int = -1
+    kind: str = ""
+    para: Paragraph | None = None  # the paragraph this is a sentence run of
+    piece: int = 0
+    pieces: int = 1
+
+
+@dataclass
+class Unit:
+    """What a panel never splits; ``section`` is the heading in force, ``opens`` if it starts with one."""
+
+    atoms: list[Atom]
+    section: Block | None
+    opens: bool
+    cut_before: float = 0.0  # penalty for a panel starting here
+    end_size: float = 0.0
+
+
+@dataclass
+class Plan:
+    """A composed sheet: the type ``size`` (pt), the panels' flowables, and how it went."""
+
+    size: float
+    panels: list[list[Flowable]]
+    fits: bool
+    text_panels: int
+    spare: list[str] = field(default_factory=list)
+    undeclared_spare: int = 0
+    fill: list[float] = field(default_factory=list)  # each text panel's height / the room (0..1)
+    too_tall: str = ""
+
+
+class Measure:
+    """Heights (pt) of flowables at one column width."""
+
+    def __init__(self, width: float):
+        self.width = width
+
+    def atom(self, flowable: Flowable, kind: str = "") -> Atom:
+        _, h = flowable.wrap(self.width, 10_000)
+        before, after = flowable.getSpaceBefore(), flowable.getSpaceAfter()
+        return Atom(h + before + after, before, flowable, kind=kind)
+
+
+def sentences(markup: str) -> list[str]:
+    """Paragraph markup cut after each sentence (outside any tag pair)."""
+    out, depth, start, i = [], 0, 0, 0
+    while i < len(markup):
+        ch = markup[i]
+        if ch == "<":
+            end = markup.find(">", i)
+            tag = markup[i:end + 1]
+            if not tag.endswith("/>"):
+                depth += -1 if tag.startswith("</") else 1
+            i = end + 1
+            continue
+        if ch in ".!?" and depth == 0 and markup[i + 1:i + 2] == " " and markup[i + 2:i + 3][:1].isupper():
+            out.append(markup[start:i + 1])
+            start = i + 2
+        i += 1
+    out.append(markup[start:])
+    return [t for t in out if t.strip()]
+
+
+def _pieces(block: Block, measure: Measure, room: float) -> list[Atom]:
+    """A long paragraph as runs of sentences (rejoined when they land on one panel)."""
+    whole = measure.atom(block.flowable, block.kind)
+    para = block.flowable
+    if block.kind not in ("para", "item") or whole.height <= room * LONG or not isinstance(para, Paragraph):
+        return [whole]
+    parts = sentences(para.text)
+    if len(parts) < 2:
+        return [whole]
+    atoms = []
+    for k, text in enumerate(parts):
+        style = para.style.clone(f"{para.style.name}-{k}", spaceBefore=para.style.spaceBefore if k == 0 else 0,
+                                 spaceAfter=para.style.spaceAfter if k == len(parts) - 1 else 0)
+        piece = Paragraph(text, style, bulletText=para.bulletText if k == 0 else None)
+        atom = measure.atom(piece, block.kind)
+        atom.para, atom.piece, atom.pieces = para, k, len(parts)
+        atoms.append(atom)
+    return atoms
+
+
+def units(found: list[Block], measure: Measure, room: float = 10_000) -> list[Unit]:
+    """The sheet's :class:`Unit` s from its blocks."""
+    out: list[Unit] = []
+    pending: list[Atom] = []
+    section: Block | None = None
+    opens = False
+    previous = ""
+
+    def emit(atoms: list[Atom], kind: str) -> None:
+        nonlocal pending, opens, previous
+        if opens:
+            penalty = 0.0
+        elif kind == "piece":
+            penalty = CUT_IN_PARAGRAPH
+        elif kind == "row" and previous in ("row", "table-start"):
+            penalty = CUT_IN_TABLE * (3 if len(atoms[0].table.row_heights) <= SHORT_TABLE else 1)
+        elif kind == "item" and previous == "item":
+            penalty = CUT_IN_LIST
+        else:
+            penalty = CUT_IN_SECTION
+        out.append(Unit(pending + atoms, section, opens, penalty))
+        pending, opens, previous = [], False, kind
+
+    for block in found:
+        if block.kind == "heading" and block.level <= 2:
+            if pending and not opens:  # a dangling caption before a new section prints with it
+                pass
+            section, opens = block, True
+        if block.table is not None:
+            model = block.table
+            whole = model.header_height + sum(model.row_heights) + model.space_after
+            if 0 < len(model.row_heights) <= SHORT_TABLE and whole <= room * LONG * 1.5:  # a short table stays whole
+                emit([Atom(h + (model.space_after if i == len(model.row_heights) - 1 else 0.0), table=model, row=i,
+                           kind="row") for i, h in enumerate(model.row_heights)], "table-start")
+                continue
+            for i, h in enumerate(model.row_heights):
+                atom = Atom(h + (model.space_after if i == len(model.row_heights) - 1 else 0.0),
+                            table=model, row=i, kind="row")
+                emit([atom], "row" if i else "table-start")
+            if not model.row_heights:  # a header without rows
+                emit([Atom(model.header_height + model.space_after, table=model, row=-1, kind="row")], "table-start")
+            continue
+        if block.glue:
+            pending.append(measure.atom(block.flowable, block.kind))
+            continue
+        for k, atom in enumerate(_pieces(block, measure, room)):
+            emit([atom], "piece" if k else block.kind)
+    if pending:
+        out.append(Unit(pending, section, opens, 0.0 if opens else CUT_IN_SECTION))
+    return out
+
+
+class Sheet:
+    """Units at one size and the cost of putting a run of them on one panel."""
+
+    def __init__(self, found: list[Unit], styles: Styles, measure: Measure, room: float):
+        self.units = found
+        self.styles = styles
+        self.measure = measure
+        self.room = room
+        self.heights = [sum(a.height for a in u.atoms) for u in found]
+        self._cont: dict[int, Atom] = {}
+        # prefix sums: unit heights, and the header height of each table where its rows begin
+        self.tables = [next((a.table for a in u.atoms if a.table is not None), None) for u in found]
+        self.sums, self.heads = [0.0], [0.0]
+        for k, unit in enumerate(found):
+            self.sums.append(self.sums[-1] + self.heights[k])
+            starts = self.tables[k] is not None and (k == 0 or self.tables[k - 1] is not self.tables[k])
+            self.heads.append(self.heads[-1] + (self.tables[k].header_height if starts else 0.0))
+
+    def continuation(self, section: Block) -> Atom:
+        key = id(section)
+        if key not in self._cont:
+            style = self.styles.h2 if section.level <= 2 else self.styles.h3
+            text = f"{html.escape(section.plain)} <font size='{style.fontSize * 0.7:.2f}'>(continued)</font>"
+            self._cont[key] = self.measure.atom(Heading(text, style, 9, section.plain))
+        return self._cont[key]
+
+    def height(self, i: int, j: int) -> float:
+        """Height (pt) of units i..j-1 on one panel, with a continued heading and table header."""
+        first = self.units[i]
+        h = self.sums[j] - self.sums[i]
+        lead = first.atoms[0]
+        if not first.opens and first.section is not None:
+            cont = self.continuation(first.section)
+            h += cont.height - cont.space_before
+        else:
+            h -= lead.space_before
+        h += self.heads[j] - self.heads[i]  # each table whose rows begin here prints its header
+        if i > 0 and self.tables[i] is not None and self.tables[i] is self.tables[i - 1]:
+            h += self.tables[i].header_height  # a table continued from the panel before repeats it
+        return h
+
+    def greedy(self) -> int | None:
+        """Panels needed when each is filled to the brim; None if a unit alone is too tall."""
+        count, i, n = 0, 0, len(self.units)
+        while i < n:
+            j = i + 1
+            if self.height(i, j) > self.room:
+                return None
+            while j < n and self.height(i, j + 1) <= self.room:
+                j += 1
+            count += 1
+            i = j
+        return count
+
+    def balance(self, panels: int) -> list[tuple[int, int]] | None:
+        """Cut the units into exactly ``panels`` runs, least squared empty space plus cut penalties."""
+        n = len(self.units)
+        k_max = min(panels, n)
+        cost: dict[tuple[int, int], float] = {}
+        for i in range(n):
+            for j in range(i + 1, n + 1):
+                h = self.height(i, j)
+                if h > self.room:
+                    break
+                cost[(i, j)] = (self.room - h) ** 2 + (self.units[j].cut_before if j < n else 0.0)
+        inf = float("inf")
+        best = [[inf] * (n + 1) for _ in range(k_max + 1)]
+        back = [[-1] * (n + 1) for _ in range(k_max + 1)]
+        best[0][0] = 0.0
+        for k in range(1, k_max + 1):
+            for j in range(k, n + 1):
+                for i in range(k - 1, j):
+                    c = cost.get((i, j))
+                    if c is None or best[k - 1][i] == inf:
+                        continue
+                    if best[k - 1][i] + c < best[k][j]:
+                        best[k][j], back[k][j] = best[k - 1][i] + c, i
+        for k in range(k_max, 0, -1):  # the most panels that can be filled
+            if best[k][n] < inf:
+                cuts, j = [], n
+                for kk in range(k, 0, -1):
+                    i = back[kk][j]
+                    cuts.append((i, j))
+                    j = i
+                return list(reversed(cuts))
+        return None
+
+    def panel(self, i: int, j: int) -> list[Flowable]:
+        """The flowables of units i..j-1 on one panel."""
+        first = self.units[i]
+        out: list[Flowable] = []
+        if not first.opens and first.section is not None:
+            out.append(self.continuation(first.section).flowable)
+        run: list[Atom] = []
+
+        def flush() -> None:
+            if run:
+                model = run[0].table
+                rows = [a.row for a in run if a.row >= 0]
+                out.append(model.table(rows[0], rows[-1] + 1) if rows else model.table(0, 0))
+                run.clear()
+
+        pieces: list[Atom] = []
+
+        def join() -> None:
+            if pieces:
+                para, first, last = pieces[0].para, pieces[0], pieces[-1]
+                style = para.style.clone(f"{para.style.name}-joined",
+                                         spaceBefore=first.flowable.style.spaceBefore,
+                                         spaceAfter=last.flowable.style.spaceAfter)
+                out.append(Paragraph(" ".join(a.flowable.text for a in pieces), style,
+                                     bulletText=para.bulletText if first.piece == 0 else None))
+                pieces.clear()
+
+        for unit in self.units[i:j]:
+            for atom in unit.atoms:
+                if atom.para is None:
+                    join()
+                if atom.table is not None:
+                    if run and run[0].table is not atom.table:
+                        flush()
+                    run.append(atom)
+                elif atom.para is not None:
+                    flush()
+                    if pieces and pieces[-1].para is not atom.para:
+                        join()
+                    pieces.append(atom)
+                else:
+                    flush()
+                    out.append(atom.flowable)
+        flush()
+        join()
+        return out
+
+
+class RuledLines(Flowable):
+    """Writing lines filling the rest of a panel (a notes panel)."""
+
+    def __init__(self, gap: float):
+        super().__init__()
+        self.gap = gap
+
+    def wrap(self, aw, ah):
+        self.width, self.height = aw, max(0.0, ah - 2)
+        return self.width, self.height
+
+    def draw(self):
+        c = self.canv
+        c.saveState()
+        c.setStrokeColor(colors.HexColor("#9e9e9e"))
+        c.setLineWidth(0.3)
+        y = self.height - self.gap
+        while y > 0:
+            c.line(0, y, self.width, y)
+            y -= self.gap
+        c.restoreState()
+
+
+def spare_panel(kind: str, styles: Styles, extra: list[Flowable] | None = None) -> list[Flowable]:
+    """A spare panel's flowables: its heading, what the pack asked for, then writing lines."""
+    title = SPARE_KINDS.get(kind, "Notes")
+    return [Heading(html.escape(title), styles.h2, 9, title)] + (extra or []) + [RuledLines(styles.base * 2.2)]
+
+
+def compose(markdown: str, spares: list[str], panels: int, width: float, room: float, icons: IconImages,
+            spare_markdown: dict[str, str]) -> Plan:
+    """Compose ``markdown`` into ``panels`` panels of ``width`` x ``room`` pt (the title cell apart).
+
+    ``spares`` are the spare panels sheet.md asked for, filled from ``spare_markdown``
+    (kind -> Markdown). Tries :data:`SIZES` largest first (binary search: fewer panels are
+    needed at a smaller size) and balances at the largest that fits. Raises
+    :class:`~cardforge.rules.tables.TableTooWide` for a table that cannot fit its panel.
+    """
+    text_panels = panels - len(spares)
+    sheets: dict[float, Sheet] = {}
+
+    def sheet_at(size: float) -> Sheet:
+        if size not in sheets:
+            styles = Styles(size)
+            measure = Measure(width)
+            sheets[size] = Sheet(units(blocks(markdown, styles, icons, width), measure, room), styles, measure, room)
+        return sheets[size]
+
+    def fits(size: float) -> bool:
+        need = sheet_at(size).greedy()
+        return need is not None and need <= text_panels and _spares_fit(size)
+
+    def _spares_fit(size: float) -> bool:
+        styles = Styles(size)
+        for kind in spares:
+            flow = [f for f in spare_panel(kind, styles, _spare_flow(kind, styles))[:-1]]
+            if sum(Measure(width).atom(f).height for f in flow) > room:
+                return False
+        return True
+
+    def _spare_flow(kind: str, styles: Styles) -> list[Flowable]:
+        text = spare_markdown.get(kind, "")
+        return [b.table.table() if b.table else b.flowable for b in blocks(text, styles, icons, width)] if text else []
+
+    lo, hi = 0, len(SIZES) - 1
+    chosen = None
+    if fits(SIZES[0]):
+        chosen = SIZES[0]
+    elif fits(SIZES[-1]):
+        while hi - lo > 1:  # SIZES[lo] does not fit, SIZES[hi] does
+            mid = (lo + hi) // 2
+            if fits(SIZES[mid]):
+                hi = mid
+            else:
+                lo = mid
+        chosen = SIZES[hi]
+    if chosen is None:
+        sheet = sheet_at(SIZES[-1])
+        need = sheet.greedy()
+        tall = "" if need is not None else next(
+            (u.atoms[-1].flowable.getPlainText()[:60] for k, u in enumerate(sheet.units)
+             if sheet.height(k, k + 1) > room and u.atoms[-1].flowable is not None), "a table row")
+        return Plan(SIZES[-1], [], False, need or 0, too_tall=tall)
+    sheet = sheet_at(chosen)
+    cuts = sheet.balance(text_panels) or []
+    styles = sheet.styles
+    out = [sheet.panel(i, j) for i, j in cuts]
+    fill = [sheet.height(i, j) / room for i, j in cuts]
+    undeclared = text_panels - len(cuts)
+    for _ in range(undeclared):
+        out.append(spare_panel("notes", styles))
+    for kind in spares:
+        out.append(spare_panel(kind, styles, _spare_flow(kind, styles)))
+    return Plan(chosen, out, True, len(cuts), list(spares), undeclared, fill)

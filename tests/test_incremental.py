@@ -1,0 +1,235 @@
+"""The incremental build: what is reused, what is rendered again, and that the bytes are
+the bytes of a clean build whatever the cache and the number of processes."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cardforge import cache
+from cardforge.build import BuildOptions, Project
+from cardforge.cache import CACHE_FOLDER, Store
+from cardforge.incremental import build_games, check_games
+from cardforge.render.deck import DeckOptions
+from cardforge.units import MM
+from conftest import FIXTURES, make_project, run_cli
+
+ALL = ["deck.pdf", "rules.pdf", "rulebook.pdf", "reference.pdf"]
+
+
+def mini(folder: Path) -> Project:
+    """A copy of the small clean fixture pack ``mini``."""
+    shutil.copytree(FIXTURES / "project", folder)
+    return Project(folder)
+
+
+def build(project: Project, options: BuildOptions = BuildOptions(), **kw):
+    packs, problems = project.packs(None)
+    assert not problems
+    return build_games(project, packs, options, **kw)
+
+
+def outputs(project: Project) -> dict[str, bytes]:
+    """Every file written under output/, cache excluded, by relative path."""
+    root = project.output
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and CACHE_FOLDER not in p.relative_to(root).parts}
+
+
+def test_unchanged_rebuild_renders_nothing_and_is_a_clean_build(tmp_path):
+    project = mini(tmp_path / "a")
+    [first] = build(project)
+    assert first.ok and first.rendered == ALL and first.reused == []
+    built = outputs(project)
+    assert sorted(built) == sorted(f"mini/{name}" for name in ALL)
+    stamps = {p: p.stat().st_mtime_ns for p in first.written}
+    [again] = build(project)
+    assert again.ok and again.rendered == [] and again.reused == ALL
+    assert sorted(again.written) == sorted(first.written)
+    assert {p: p.stat().st_mtime_ns for p in again.written} == stamps  # nothing rewritten
+    assert [d.format() for d in again.diagnostics] == [d.format() for d in first.diagnostics]
+    clean = mini(tmp_path / "b")
+    [fresh] = build(clean, use_cache=False)
+    assert fresh.ok and not (clean.output / CACHE_FOLDER).exists()
+    assert outputs(clean) == built
+
+
+def test_an_output_deleted_or_edited_is_restored_from_the_cache(tmp_path):
+    project = mini(tmp_path / "p")
+    build(project)
+    built = outputs(project)
+    (project.output / "mini" / "rules.pdf").unlink()
+    (project.output / "mini" / "deck.pdf").write_bytes(b"scribbled over")
+    [again] = build(project)
+    assert again.rendered == [] and outputs(project) == built
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+CHANGES = {
+    "card": lambda p, mp: _edit(p.cards / "mini" / "cards.yaml", "Gain 1 mana", "Gain 2 mana"),
+    "layout": lambda p, mp: _edit(p.layouts / "mini.yaml", "size: 12pt", "size: 11pt"),
+    "icon": lambda p, mp: _edit(p.cards / "mini" / "icons" / "sun.svg", "<path", '<circle cx="256" cy="256" r="90"/><path'),
+    "version": lambda p, mp: mp.setattr(cache, "code_version", lambda: "another cardforge"),
+    "shared layout file": lambda p, mp: (p.layouts / "presets.yaml").write_text("# shared by every game\n"),
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_every_kind_of_input_change_renders_again(tmp_path, monkeypatch, change):
+    project = mini(tmp_path / "p")
+    build(project)
+    before = outputs(project)
+    CHANGES[change](project, monkeypatch)
+    [again] = build(project)
+    assert again.ok and again.rendered == ALL and again.reused == []
+    after = outputs(project)
+    if change in ("version", "shared layout file"):
+        assert after == before  # drawn again, same bytes: nothing printed changed
+    else:
+        assert after["mini/deck.pdf"] != before["mini/deck.pdf"]
+        clean = mini(tmp_path / "clean")
+        CHANGES[change](clean, monkeypatch)
+        build(clean, use_cache=False)
+        assert outputs(clean) == after
+    [third] = build(project)
+    assert third.rendered == []
+
+
+def test_an_option_change_renders_again_and_both_stay_cached(tmp_path):
+    project = mini(tmp_path / "p")
+    gutter = BuildOptions(deck=DeckOptions(gutter=3 * MM))
+    build(project)
+    butted = outputs(project)
+    [wide] = build(project, gutter)
+    assert wide.rendered == ALL
+    assert outputs(project)["mini/deck.pdf"] != butted["mini/deck.pdf"]
+    [back] = build(project)
+    assert back.rendered == [] and outputs(project) == butted
+    [again] = build(project, gutter)
+    assert again.rendered == []
+
+
+def test_a_change_to_any_file_of_cardforge_changes_its_version(tmp_path):
+    package = tmp_path / "cardforge"
+    shutil.copytree(cache.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    version = cache.code_version.__wrapped__
+    first = version(package)
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"bytecode")
+    assert version(package) == first  # bytecode is not an input
+    font = package / "fonts" / "DejaVuSans.ttf"
+    data = bytearray(font.read_bytes())
+    data[-1] ^= 0xFF
+    font.write_bytes(bytes(data))
+    second = version(package)
+    assert second != first
+    (package / "units.py").write_text((package / "units.py").read_text() + "\n# changed\n")
+    assert version(package) not in (first, second)
+
+
+def test_a_crashed_cache_write_is_never_served(tmp_path, monkeypatch):
+    project = mini(tmp_path / "p")
+    original = shutil.copy2
+
+    def crash(src, dst, *a, **kw):
+        if CACHE_FOLDER in Path(dst).parts and Path(src).name == "deck.pdf":
+            raise OSError("disk full")
+        return original(src, dst, *a, **kw)
+
+    monkeypatch.setattr(shutil, "copy2", crash)
+    [first] = build(project)
+    assert first.ok  # the cache failing costs time, never the build
+    monkeypatch.setattr(shutil, "copy2", original)
+    entries = project.output / CACHE_FOLDER / "mini" / "deck.pdf"
+    assert not [p for p in entries.iterdir() if not p.name.startswith(".tmp-")]
+    [again] = build(project)
+    assert again.rendered == ["deck.pdf"] and again.reused == ["rules.pdf", "rulebook.pdf", "reference.pdf"]
+    # an entry folder without its meta file (written last) is a miss, not a half entry
+    [entry] = [p for p in entries.iterdir() if not p.name.startswith(".")]
+    (entry / "meta.pickle").unlink()
+    assert Store(project.output / CACHE_FOLDER).get("mini", "deck.pdf", entry.name) is None
+
+
+def test_a_game_with_errors_reports_the_same_from_the_cache(tmp_path):
+    project = mini(tmp_path / "p")
+    _edit(project.cards / "mini" / "cards.yaml", "power: 3", "power: 9")
+    [first] = build(project)
+    [again] = build(project)
+    assert not first.ok and first.written == [] and not (project.output / "mini" / "deck.pdf").exists()
+    assert "rule-failed" in {d.code for d in first.diagnostics}
+    assert [d.format() for d in again.diagnostics] == [d.format() for d in first.diagnostics]
+    assert again.written == [] and again.loaded
+
+
+def test_output_is_the_same_bytes_for_one_and_two_processes(tmp_path):
+    one = Project(make_project(tmp_path / "one", "through-the-gate"))
+    two = Project(make_project(tmp_path / "two", "through-the-gate"))
+    for project in (one, two):
+        shutil.copytree(FIXTURES / "project" / "cards" / "mini", project.cards / "mini")
+        shutil.copy(FIXTURES / "project" / "layouts" / "mini.yaml", project.layouts)
+    serial = build(one, use_cache=False, jobs=1)
+    parallel = build(two, use_cache=False, jobs=2)
+    assert [r.ok for r in serial] == [r.ok for r in parallel] == [True, True]
+    said = [[d.format().replace(str(one.root), "") for d in r.diagnostics] for r in serial]
+    assert said == [[d.format().replace(str(two.root), "") for d in r.diagnostics] for r in parallel]
+    assert outputs(one) == outputs(two) and len(outputs(one)) == 8
+
+
+def test_build_command_jobs_and_no_cache(tmp_path):
+    project = mini(tmp_path / "p")
+    result = run_cli("build", "--no-cache", "--jobs", "2", "--root", str(project.root))
+    assert result.exit_code == 0, result.output
+    assert not (project.output / CACHE_FOLDER).exists()
+    assert "wrote" in result.output
+    run_cli("build", "--root", str(project.root))
+    result = run_cli("build", "-j", "1", "--root", str(project.root))
+    assert result.exit_code == 0 and "cached" in result.output and "wrote" not in result.output
+
+
+def test_check_reports_stored_diagnostics_until_a_file_changes(tmp_path, monkeypatch):
+    import cardforge.incremental as incremental
+
+    project = mini(tmp_path / "p")
+    packs, _ = project.packs(None)
+    first = check_games(project, packs)
+    assert first == []  # the fixture pack is clean
+
+    def no_compile(*args):
+        raise AssertionError("compiled a game whose files did not change")
+
+    real = incremental.compile_game
+    monkeypatch.setattr(incremental, "compile_game", no_compile)
+    assert check_games(project, packs) == first
+    _edit(project.cards / "mini" / "cards.yaml", "power: 3", "power: 9")
+    monkeypatch.setattr(incremental, "compile_game", real)
+    broken = check_games(project, packs)
+    assert [d.code for d in broken] == ["rule-failed"] and broken[0].line > 0
+    monkeypatch.setattr(incremental, "compile_game", no_compile)
+    assert check_games(project, packs) == broken
+    [built] = build(project)  # the build reads the same entry: not built, same diagnostics
+    assert built.diagnostics == broken and built.written == []
+
+
+def test_check_no_cache_writes_nothing(tmp_path):
+    project = mini(tmp_path / "p")
+    result = run_cli("check", "--no-cache", "--root", str(project.root))
+    assert result.exit_code == 0, result.output
+    assert not project.output.exists()
+
+
+def test_text_is_measured_as_reportlab_measures_it():
+    from reportlab.pdfbase import pdfmetrics
+
+    from cardforge.render import fonts
+
+    samples = ["", "Gloomy Forest", "If {roll} < speed: discard.", "Œuvre — “quoted” ½ ✓ ☃ 漢字", "x" * 200]
+    for face in fonts.FONTS:
+        for text in samples:
+            for size in (6, 8.5, 12):
+                assert fonts.width(text, face, size) == pdfmetrics.stringWidth(text, fonts.pdf_name(face), size)

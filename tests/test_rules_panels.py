@@ -1,0 +1,194 @@
+"""The accordion sheet as a player reads it, panel by panel, measured on every pack's rules.pdf:
+no panel ends in a heading, no table row is cut, no panel is blank, no word in a table cell
+is broken, no two words overprint."""
+from __future__ import annotations
+
+import re
+
+import mistune
+import pytest
+
+from cardforge.load import find_packs, load_game
+from cardforge.rules.source import render_source
+from tests.conftest import REPO, make_project, run_cli
+from tests.pdfpanels import panels
+
+SLUGS = [p.name for p in find_packs(REPO / "cards")]
+PARSE = mistune.create_markdown(renderer=None, plugins=["table"])
+
+
+def _plain(children) -> str:
+    return "".join(t.get("raw", "") if t["type"] == "text" else _plain(t.get("children", [])) for t in children)
+
+
+def table_rows(markdown: str) -> list[list[str]]:
+    """Every body row of every Markdown table: the plain text of its cells."""
+    rows = []
+    for tok in PARSE(markdown):
+        if tok["type"] == "table":
+            for part in tok["children"]:
+                if part["type"] == "table_body":
+                    for row in part["children"]:
+                        rows.append([re.sub(r"\{[\w-]+\}", " ", _plain(c["children"])).strip() for c in row["children"]])
+    return rows
+
+
+def squash(text: str) -> str:
+    return re.sub(r"\s+", "", text)
+
+
+def bold(ch: dict) -> bool:
+    return "Bold" in ch["fontname"]
+
+
+@pytest.fixture(scope="module")
+def sheets(all_built):
+    return {slug: panels(all_built / "output" / slug / "rules.pdf") for slug in SLUGS}
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_no_panel_ends_in_a_heading_caption_or_table_header(sheets, slug):
+    for n, panel in enumerate(sheets[slug][1:], 1):
+        lines = panel.lines()
+        assert lines, f"panel {n} is blank"
+        last = lines[-1]
+        text = "".join(c["text"] for c in last)
+        assert not all(bold(c) for c in last), f"{slug} panel {n} ends in a bold line (a heading?): {text!r}"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_no_panel_is_blank(sheets, slug):
+    sheet_md = (REPO / "cards" / slug / "sheet.md").read_text(encoding="utf-8")
+    declared = len(re.findall(r"spare_panel\(", sheet_md))
+    notes = 0
+    for n, panel in enumerate(sheets[slug]):
+        assert panel.words, f"{slug}: panel {n} ({panel.cell}) is blank"
+        if panel.text.strip() == "Notes":
+            notes += 1
+    assert notes <= declared, f"{slug}: {notes} notes panels, {declared} declared in sheet.md"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_table_row_is_whole_on_one_panel_with_unbroken_words(all_built, sheets, slug):
+    game, _ = load_game(all_built / "cards" / slug)
+    markdown, _ = render_source(game, "sheet")
+    word_sets = [{re.sub(r"[^\w'+-]", "", w["text"]) for w in p.words} for p in sheets[slug]]
+    rows = table_rows(markdown)
+    assert rows, f"{slug}: sheet.md has no table to measure"
+    for row in rows:
+        # every word and number of up to 10 characters of the row, printed whole, on one panel
+        words = {re.sub(r"[^\w'+-]", "", w) for cell in row for w in cell.split()} - {""}
+        short = {w for w in words if len(w) <= 10}
+        home = [i for i, found in enumerate(word_sets) if short <= found]
+        best = max(word_sets, key=lambda found: len(short & found))
+        assert home, f"{slug}: table row {row} is not whole on one panel, or a word is broken: {sorted(short - best)}"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_no_two_words_overprint(sheets, slug):
+    for n, panel in enumerate(sheets[slug]):
+        words = panel.words
+        for i, a in enumerate(words):
+            for b in words[i + 1:]:
+                dx = min(a["x1"], b["x1"]) - max(a["x0"], b["x0"])
+                dy = min(a["bottom"], b["bottom"]) - max(a["top"], b["top"])
+                assert not (dx > 0.5 and dy > 0.5), f"{slug} panel {n}: {a['text']!r} overprints {b['text']!r}"
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_one_type_size_for_the_whole_sheet(sheets, slug):
+    body = {}
+    for panel in sheets[slug][1:]:
+        for ch in panel.chars:
+            if not bold(ch) and "Serif" not in ch["fontname"]:
+                body[round(ch["size"], 2)] = body.get(round(ch["size"], 2), 0) + 1
+    main = max(body)  # the body text; table cells are 0.9 of it; nothing else in regular type
+    assert all(abs(s - main) < 0.05 or abs(s - main * 0.9) < 0.05 for s in body), (main, body)
+
+
+def test_rules_that_fit_one_panel_fill_the_sheet_with_notes_and_a_warning(tmp_path):
+    root = make_project(tmp_path, "mini", source=REPO / "tests" / "fixtures" / "project")
+    result = run_cli("build", "mini", "--root", str(root))
+    assert result.exit_code == 0, result.output
+    assert "rules-sheet-underfull" in result.output
+    found = panels(root / "output" / "mini" / "rules.pdf")
+    assert all(p.words for p in found)
+    assert sum(p.text == "Notes" for p in found) == 14
+    assert "Play one card a turn." in found[1].text
+
+
+def test_declared_spare_panels_print_their_content_without_a_warning(tmp_path):
+    root = make_project(tmp_path, "mini", source=REPO / "tests" / "fixtures" / "project")
+    sheet = root / "cards" / "mini" / "sheet.md"
+    sheet.write_text(sheet.read_text() + "\n" + "{{ spare_panel('notes') }}\n" * 13 + "{{ spare_panel('components') }}\n")
+    result = run_cli("build", "mini", "--root", str(root))
+    assert result.exit_code == 0, result.output
+    assert "rules-sheet-underfull" not in result.output
+    found = panels(root / "output" / "mini" / "rules.pdf")
+    assert found[-1].text.startswith("Components")
+    assert sum(p.text == "Notes" for p in found) == 13
+
+
+def test_the_build_reports_the_type_size(tmp_path):
+    root = make_project(tmp_path, "mini", source=REPO / "tests" / "fixtures" / "project")
+    result = run_cli("build", "mini", "--root", str(root))
+    assert re.search(r"rules\.pdf of mini: type \d+(\.\d+)? pt, the largest that fits", result.output)
+
+
+def test_a_table_wider_than_a_panel_is_diagnosed_on_its_line(tmp_path):
+    root = make_project(tmp_path, "mini", source=REPO / "tests" / "fixtures" / "project")
+    sheet = root / "cards" / "mini" / "sheet.md"
+    wide = "| " + " | ".join(f"Heading{n}" for n in range(9)) + " |\n|" + "---|" * 9 + "\n| " + " | ".join(
+        "Nevermore" for _ in range(9)) + " |\n"
+    sheet.write_text(sheet.read_text() + "\n\n" + wide)
+    before = (root / "output").exists()
+    result = run_cli("build", "mini", "--root", str(root))
+    assert result.exit_code != 0
+    line = len(sheet.read_text().splitlines()) - 2
+    assert re.search(rf"sheet\.md:{line}(:\d+)?: error\[rules-table-too-wide\]: table 'Heading0 \| Heading1", result.output), result.output
+    assert not (root / "output" / "mini" / "rules.pdf").exists() or before
+
+
+def sentences_of(markdown: str, game) -> list[str]:
+    """The sentences of every paragraph and list item (not tables) of rendered Markdown;
+    an icon token becomes the icon's text (a text icon) or nothing (a picture)."""
+    out = []
+
+    def walk(tokens):
+        for tok in tokens:
+            if tok["type"] in ("paragraph", "block_text"):
+                if [c["type"] for c in tok["children"]] == ["strong"]:
+                    continue  # a table's caption (shortened under a heading that says it)
+                text = re.sub(r"\{([\w-]+)\}", lambda m: f" {getattr(game.icons.get(m.group(1)), 'text', None) or ''} ",
+                              _plain(tok["children"]))
+                out.extend(s for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", " ".join(text.split())) if len(s.split()) >= 4)
+            elif tok["type"] in ("list", "list_item", "block_quote"):
+                walk(tok["children"])
+
+    walk(PARSE(markdown))
+    return out
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_sentence_is_read_whole_on_one_panel_under_a_heading(all_built, sheets, slug):
+    game, _ = load_game(all_built / "cards" / slug)
+    markdown, _ = render_source(game, "sheet")
+    texts = [squash(p.text) for p in sheets[slug]]
+    for sentence in sentences_of(markdown, game):
+        assert any(squash(sentence) in t for t in texts), f"{slug}: a sentence runs across panels: {sentence!r}"
+    for n, panel in enumerate(sheets[slug][1:], 1):  # the Gate sheet's model: every panel has its heading
+        first = panel.lines()[0]
+        assert all("Serif" in c["fontname"] for c in first), \
+            f"{slug} panel {n} does not start with a heading: {''.join(c['text'] for c in first)!r}"
+
+
+def test_a_table_too_wide_for_the_rulebook_page_is_diagnosed_not_a_traceback(tmp_path):
+    root = make_project(tmp_path, "mini", source=REPO / "tests" / "fixtures" / "project")
+    book = root / "cards" / "mini" / "rulebook.md"
+    wide = "| " + " | ".join(f"Column{n}" for n in range(30)) + " |\n|" + "---|" * 30 + "\n| " + " | ".join(
+        "Everywhere" for _ in range(30)) + " |\n"
+    book.write_text(book.read_text() + "\n\n" + wide)
+    line = len(book.read_text().splitlines()) - 2
+    result = run_cli("build", "mini", "--root", str(root))
+    assert result.exit_code != 0
+    assert re.search(rf"rulebook\.md:{line}(:\d+)?: error\[rules-table-too-wide\]", result.output), result.output

@@ -1,0 +1,58 @@
+"""cardforge watch: a save to a card file rebuilds that game, and only what changed."""
+from __future__ import annotations
+
+import io
+import queue
+import shutil
+import threading
+
+from rich.console import Console
+
+from cardforge.build import Project
+from cardforge.incremental import build_games
+from cardforge.watch import watch
+from conftest import FIXTURES
+
+ALL = ["deck.pdf", "rules.pdf", "rulebook.pdf", "reference.pdf"]
+
+
+def test_a_saved_card_rebuilds_its_game(tmp_path):
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURES / "project", root)
+    project = Project(root)
+    builds: queue.Queue = queue.Queue()
+    stop = threading.Event()
+    said = io.StringIO()
+    thread = threading.Thread(target=watch, args=(project, None), daemon=True,
+                              kwargs=dict(stop=stop, built=builds.put, console=Console(file=said, width=200)))
+    thread.start()
+    try:
+        [first] = builds.get(timeout=300)
+        assert first.ok and first.rendered == ALL
+        cards = root / "cards" / "mini" / "cards.yaml"
+        cards.write_text(cards.read_text(encoding="utf-8").replace("Gain 1 mana", "Gain 2 mana"), encoding="utf-8")
+        for _ in range(20):  # the watcher starts right after the first build: save again until it sees one
+            try:
+                second = builds.get(timeout=5)
+                break
+            except queue.Empty:
+                cards.write_text(cards.read_text(encoding="utf-8"), encoding="utf-8")
+        else:
+            raise AssertionError("no rebuild after saving a card file")
+        assert [r.slug for r in second] == ["mini"]
+        assert second[0].ok and second[0].rendered == ALL
+        (root / "cards" / "mini" / "notes.txt").write_text("not an input the cards print\n")
+        [third] = builds.get(timeout=60)  # a new file in the pack is an input: hashed, nothing printed changed
+        assert third.ok
+    finally:
+        stop.set()
+        thread.join(timeout=30)
+    assert not thread.is_alive()
+    clean_root = tmp_path / "clean"
+    shutil.copytree(root, clean_root, ignore=shutil.ignore_patterns("output"))
+    clean = Project(clean_root)
+    build_games(clean, clean.packs(None)[0], use_cache=False)
+    for name in ALL:
+        assert (root / "output" / "mini" / name).read_bytes() == (clean_root / "output" / "mini" / name).read_bytes()
+    text = said.getvalue()
+    assert "built mini: deck.pdf" in text and "watching" in text
