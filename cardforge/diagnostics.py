@@ -88,6 +88,8 @@ CODES: dict[str, Code] = _codes(
     # icons
     Code("icon-unknown", "icons", E, "card text uses an icon token the game does not declare"),
     Code("icon-unused", "icons", W, "a declared icon is used by no card and no layout"),
+    Code("icon-color-ignored", "icons", W, "an icon's SVG ignores currentColor while a layout asks for a colour"),
+    Code("markup-unmatched", "markup", W, "card text has an unmatched * or ** or a { that is not an icon token"),
     # glossary
     Code("term-misspelt", "glossary", W, "a word in card text is a near miss of a glossary term"),
     Code("term-unused", "glossary", W, "a glossary term appears on no card"),
@@ -105,7 +107,15 @@ CODES: dict[str, Code] = _codes(
     # rules compiler
     Code("rules-missing", "rules-compiler", W, "a game pack has no rules source (rulebook.md, sheet.md)"),
     Code("rules-template", "rules-compiler", E, "a rules source does not render (jinja2 syntax or data error)"),
+    Code("rules-number", "rules-compiler", W, "the rules print a number that no data of the pack holds"),
     Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size"),
+    # sources: spreadsheets (CSV card files, cardforge import)
+    Code("source-unreadable", "sources", E, "a spreadsheet file cannot be read (not UTF-8, not a workbook, bad JSON)"),
+    Code("source-value", "sources", E, "a cell does not fit its field (not a number, no name, unknown card type)"),
+    Code("source-column", "sources", W, "a spreadsheet column is not a field of the card type and is not read"),
+    Code("source-mapping", "sources", E, "a source mapping names a column or card type that does not exist"),
+    Code("import-refused", "sources", E, "cardforge import would overwrite a card file that is not an import of that sheet"),
+    Code("file-unread", "load", W, "a file in a game pack that cardforge does not read"),
     Code("rules-table-too-wide", "rules-compiler", E, "a rules table's unbreakable words are wider than its column or panel"),
     Code("rules-sheet-underfull", "rules-compiler", W, "the rules leave panels of the accordion sheet that sheet.md did not ask to keep spare"),
     Code("rules-sheet-fit", "rules-compiler", I, "the type size and panel fill of the accordion rules sheet"),

@@ -73,6 +73,11 @@ def load_game(pack: Path) -> tuple[Game | None, list[Diagnostic]]:
             continue
         game.card_files.append(display_path(path))
         problems += _load_card_file(game, path)
+    for path in sorted(pack.glob("*.csv")):  # spreadsheet card files (cardforge.sources)
+        from cardforge.sources.csvcards import load_csv_cards
+
+        game.card_files.append(display_path(path))
+        problems += load_csv_cards(game, path, display_path(path))
     problems += _duplicates(game)
     return game, problems
 

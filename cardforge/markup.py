@@ -1,5 +1,8 @@
-"""Card text markup: plain text with ``{icon}`` tokens, ``**bold**``, ``*italic*``, line breaks,
+r"""Card text markup: plain text with ``{icon}`` tokens, ``**bold**``, ``*italic*`` line breaks,
 and ``<small>...</small>`` / ``<big>...</big>`` spans (type 0.8x / 1.25x the element's size).
+
+A backslash makes the next ``*``, ``{``, ``}`` or ``\\`` a literal character (``\*``,
+``\{wood}``); a ``{`` that does not open an icon token (``{ 3 }``) is printed as it is.
 
 Parsing is separate from drawing so the checker can read icon tokens and words with their
 offsets, and the layout engine can measure and draw the same runs. A ``{name}`` token is an
@@ -11,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}|(\*\*|\*)|(\n)")
+TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}|(\*\*|\*)|(\n)|\\([*{}\\])")
 _PARSE = re.compile(TOKEN.pattern + r"|<(/?)(small|big)>")
 SCALES = {"small": 0.8, "big": 1.25}
 
@@ -41,9 +44,11 @@ def parse(text: str) -> list[Run]:
     for match in _PARSE.finditer(text):
         if match.start() > pos:
             runs.append(Run("text", text[pos:match.start()], bold, italic, pos, scale))
-        icon, emphasis, newline, closing, span = match.groups()
+        icon, emphasis, newline, escaped, closing, span = match.groups()
         if span:
             scale = 1.0 if closing else SCALES[span]
+        elif escaped:  # \* \{ \} \\ : the character itself
+            runs.append(Run("text", escaped, bold, italic, match.start(), scale))
         elif icon:
             runs.append(Run("icon", icon, bold, italic, match.start(), scale))
         elif emphasis == "**":

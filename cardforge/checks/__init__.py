@@ -13,8 +13,8 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import (charts, components, counts, faces, glossary, icons, images, layoutfit, playertext,
-                              references, rules, rulesource, stacks, text, textfit, values)
+from cardforge.checks import (charts, components, counts, faces, glossary, icons, images, layoutfit, markup, packfiles,
+                              playertext, references, rulenumbers, rules, rulesource, stacks, text, textfit, values)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -26,6 +26,7 @@ FAMILIES: dict[str, Check] = {
     "stacks": stacks.check,
     "components": components.check,
     "icons": icons.check,
+    "markup": markup.check,
     "glossary": glossary.check,
     "text": text.check,
     "faces": faces.check,
@@ -36,6 +37,8 @@ FAMILIES: dict[str, Check] = {
     "rules-source": rulesource.check,
     "player-text": playertext.check,
     "charts": charts.check,
+    "rules-numbers": rulenumbers.check,
+    "pack-files": packfiles.check,
 }
 
 
