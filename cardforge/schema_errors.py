@@ -69,6 +69,8 @@ def explain(error: ValidationError) -> tuple[tuple[Any, ...], str]:
     where = key_path(path)
     prefix = f"{where}: " if where else ""
     value = error.instance
+    if "propertyNames" in error.relative_schema_path:  # a bad key: place it on the key itself
+        return path + (value,), f"{prefix}key {value!r}: {error.message}"
     schema = error.schema if isinstance(error.schema, dict) else {}
     unknown = unknown_key(error)
     if unknown is not None:
