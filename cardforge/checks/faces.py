@@ -99,6 +99,8 @@ def _face(face: Face, ctx: dict, card: Card, game: Game, layouts: LayoutSet, fou
         return None
 
     for el in (None, *face.elements):
+        if el is not None and el.repeat is not None:
+            continue  # its templates read the repeated item: the layout-fit family draws those per item
         line = el.line if el is not None else 0
         if el is not None:
             if el.when and not run("`when`", el.when, is_expression=True):
