@@ -14,6 +14,8 @@ from jinja2 import TemplateError
 from cardforge import templates
 from cardforge.layout import Element, Face, LayoutSet
 from cardforge.markup import icons_in
+from cardforge.budget import BudgetExceeded
+from cardforge.templates import TemplateFailure
 from cardforge.model import Game
 
 
@@ -34,7 +36,7 @@ def _face_icons(face: Face, ctx: dict, used: set[str], coloured: set[str]) -> No
             if el.when and not templates.expression(el.when)(**ctx):
                 continue
             names = _element_icons(el, ctx)
-        except (TemplateError, TypeError, ValueError, KeyError, AttributeError):
+        except (TemplateError, TemplateFailure, BudgetExceeded, TypeError, ValueError, KeyError, AttributeError):
             continue  # reported by the checks that render templates
         used.update(names)
         if el.style.icon_color:
