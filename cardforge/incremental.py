@@ -356,6 +356,19 @@ class _Pool:
 def _worker(queue) -> None:
     global _progress_queue
     _progress_queue = queue
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """On Linux, ask the kernel to end this worker when the build that forked it dies (a
+    killed build must not leave workers behind); elsewhere the pool's own shutdown does."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _pool(jobs: int, progress: Progress | None, games: list[_Game]):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 
+from cardforge.paths import InputFileError, read_limited
 from cardforge.checks.common import card_texts, icon_keys
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
@@ -40,8 +41,8 @@ def layout_icons(layouts: LayoutSet | None) -> set[str]:
 
 def _takes_colour(svg) -> bool:
     try:
-        return "currentcolor" in svg.read_text(encoding="utf-8", errors="replace").lower()
-    except OSError:
+        return "currentcolor" in read_limited(svg).decode("utf-8", "replace").lower()
+    except (OSError, InputFileError):
         return True  # unreadable files are icon-file errors
 
 

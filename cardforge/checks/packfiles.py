@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cardforge.paths import InputFileError, read_limited
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.load import display_path
@@ -29,8 +30,8 @@ def _texts(game: Game) -> str:
     for path in [game.root / "game.yaml", *(game.root.glob("*.yaml")),
                  game.root.parent.parent / "layouts" / f"{game.slug}.yaml"]:
         try:
-            parts.append(path.read_text(encoding="utf-8", errors="replace"))
-        except OSError:
+            parts.append(read_limited(path).decode("utf-8", "replace"))
+        except (OSError, InputFileError):  # the loader reports it; a FIFO is never opened
             continue
     return "\n".join(parts)
 

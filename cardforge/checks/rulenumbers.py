@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from cardforge.paths import InputFileError, read_limited
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.load import display_path
@@ -25,8 +26,8 @@ def data_numbers(game: Game) -> set[str]:
     found: set[str] = set()
     for path in game.root.glob("*.yaml"):
         try:
-            found |= set(_NUMBER.findall(path.read_text(encoding="utf-8", errors="replace")))
-        except OSError:
+            found |= set(_NUMBER.findall(read_limited(path).decode("utf-8", "replace")))
+        except (OSError, InputFileError):  # the loader reports it; a FIFO is never opened
             continue
     for card in game.cards:  # cards read from CSV files
         found |= set(_NUMBER.findall(" ".join(str(v) for v in card.data.values())))
@@ -50,7 +51,10 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         if not unsourced:
             continue
         path = source_path(game, kind)
-        raw = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        try:
+            raw = read_limited(path).decode("utf-8", "replace").splitlines()
+        except (OSError, InputFileError):
+            raw = []
         for number in unsourced:
             pattern = re.compile(rf"(?<!\d){number}(?!\d)")
             line = next((i for i, text in enumerate(raw, 1) if pattern.search(text)), 0)

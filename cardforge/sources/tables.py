@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardforge.paths import InputFileError, read_limited
 from cardforge.diagnostics import Diagnostic, diag
 
 SUFFIXES = (".csv", ".xlsx", ".json")
@@ -74,7 +75,9 @@ def read_tables(path: Path, display: str) -> list[Table]:
     """Every table of the CSV, XLSX or JSON file ``path``. Raises :class:`SourceError`."""
     suffix = path.suffix.lower()
     try:
-        raw = path.read_bytes()
+        raw = read_limited(path, display=display)
+    except InputFileError as exc:
+        raise SourceError([exc.diagnostic]) from None
     except OSError as exc:
         raise SourceError([diag("source-unreadable", f"cannot read {display}: {exc.strerror}", file=display)]) from None
     if suffix == ".csv":
