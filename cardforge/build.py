@@ -253,9 +253,13 @@ def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:
 def failure(exc: Exception, game: Game) -> Diagnostic:
     """The diagnostic of an output that could not be drawn or written (placed on the icon's
     line in game.yaml for a broken icon)."""
+    from cardforge.budget import BudgetExceeded
     from cardforge.render.icons import IconError
+    from cardforge.templates import TemplateFailure
 
-    code = "write-failed" if isinstance(exc, OSError) else ("icon-file" if isinstance(exc, IconError) else "layout-invalid")
+    code = ("write-failed" if isinstance(exc, OSError) else "icon-file" if isinstance(exc, IconError)
+            else "template-invalid" if isinstance(exc, TemplateFailure)
+            else "template-budget" if isinstance(exc, BudgetExceeded) else "layout-invalid")
     where = {}
     if isinstance(exc, IconError):
         name = next((n for n, icon in game.icons.items() if icon.svg == exc.svg), None)
@@ -271,21 +275,28 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
 
     Raises :class:`RenderError` carrying located diagnostics when it cannot be drawn or written.
     """
+    from cardforge.budget import BudgetExceeded
     from cardforge.render.icons import IconError
     from cardforge.render.sheet import ImpositionError
+    from cardforge.templates import TemplateFailure
 
     writer = dict(artefacts(options))[name]
     try:
         notes = writer(compiled, staging, options, progress)
-    except (ImpositionError, IconError, OSError) as exc:
+    except (ImpositionError, IconError, OSError, TemplateFailure, BudgetExceeded) as exc:
         raise RenderError([failure(exc, compiled.game)]) from exc
     return [d for d in notes if isinstance(d, Diagnostic)] if isinstance(notes, list) else []
 
 
 def staging_folder(target: Path) -> Path:
-    """A new empty staging folder inside ``target`` (``output/<slug>/.build-*``)."""
-    target.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=".build-", dir=target))
+    """A new empty staging folder inside ``target`` (``output/<slug>/.build-*``).
+
+    Raises :class:`cardforge.staging.OutputError` (``write-failed``) when ``target`` cannot
+    be a writable folder."""
+    from cardforge.staging import STAGING_PREFIX, prepare
+
+    prepare(target)
+    return Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=target))
 
 
 def place(staging: Path, target: Path) -> list[Path]:
@@ -294,8 +305,8 @@ def place(staging: Path, target: Path) -> list[Path]:
     written = []
     for produced in sorted(staging.iterdir()):
         destination = target / produced.name
-        if destination.is_dir():
-            shutil.rmtree(destination)
+        if destination.is_dir() and not destination.is_symlink():
+            shutil.rmtree(destination)  # a folder output (print-shop/) is replaced whole
         os.replace(produced, destination)
         written.append(destination)
     shutil.rmtree(staging, ignore_errors=True)
@@ -321,18 +332,33 @@ def build_game(compiled: Compiled, project: Project, options: BuildOptions = Bui
         if not force:
             return BuildResult(slug, [], problems)
         problems.append(forced(slug))
+    from cardforge.staging import OutputError, build_lock, prepare
+
     target = project.output / slug
-    staging = staging_folder(target)
-    total = game.total()
-    names = [name for name, _ in artefacts(options)]
+    kept = [d for d in problems if d.code != "build-forced"]
+    staging = None
     try:
-        for name in names:
-            problems += render_artefact(compiled, name, staging, options, (lambda n: progress(n, total)) if progress else None)
-    except RenderError as exc:
-        shutil.rmtree(staging, ignore_errors=True)
-        return BuildResult(slug, [], [d for d in problems if d.code != "build-forced"] + exc.diagnostics)
-    written = place(staging, target)
-    return BuildResult(slug, written, problems, rendered=names)
+        prepare(target)
+        with build_lock(target):
+            staging = staging_folder(target)
+            total = game.total()
+            names = [name for name, _ in artefacts(options)]
+            try:
+                for name in names:
+                    problems += render_artefact(compiled, name, staging, options,
+                                                (lambda n: progress(n, total)) if progress else None)
+            except RenderError as exc:
+                return BuildResult(slug, [], kept + exc.diagnostics)
+            try:
+                written = place(staging, target)
+            except OSError as exc:
+                return BuildResult(slug, [], kept + [diag("write-failed", f"{slug}: {exc}", file=display_path(target))])
+            return BuildResult(slug, written, problems, rendered=names)
+    except OutputError as exc:
+        return BuildResult(slug, [], kept + [exc.diagnostic])
+    finally:
+        if staging is not None:  # removed by place() on success; here on every failure
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 def forced(slug: str) -> Diagnostic:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import stat
 import pickle
 import shutil
 import sys
@@ -57,7 +58,12 @@ def file_digest(path: Path) -> bytes:
     """SHA-256 of the file's bytes, remembered by (size, mtime, inode) so an unchanged file
     is not read again; a file modified in the last 2 s is always read (as git does)."""
     global _learnt
-    st = path.stat()
+    try:
+        st = path.stat()
+    except OSError:  # a dangling link: the loader reports it
+        return b"missing"
+    if not stat.S_ISREG(st.st_mode):  # a FIFO or device is never opened (the loader reports it)
+        return b"special:%o" % st.st_mode
     name = str(path)
     known = _known.get(name)
     if known and known[:3] == (st.st_size, st.st_mtime_ns, st.st_ino):

@@ -2,11 +2,13 @@
 
 Options default to None and override a game's settings only when given. Diagnostics go to
 standard error (coloured on a terminal); ``check --format json`` writes JSON to standard
-output. Exit codes: 0 clean, 1 errors (or warnings with ``--strict``), 2 bad usage.
+output. Exit codes: 0 clean, 1 errors (or warnings with ``--strict``), 2 bad usage or an internal
+error (``internal-error``: a bug, reported with a log file, see :mod:`cardforge.guard`).
 """
 from __future__ import annotations
 
 import enum
+import math
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -18,11 +20,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cardforge import __version__
 from cardforge.build import BuildOptions, Project, compile_game
 from cardforge.diagnostics import CODES, Diagnostic, Severity, display_path, format_json, has_errors
+from cardforge.guard import guarded_typer
 from cardforge.render.deck import DeckOptions
 from cardforge.report import print_diagnostics, summary
 from cardforge.units import MM
 
-app = typer.Typer(
+app = guarded_typer()(  # every command: an unexpected exception is `internal-error`, exit 2
     help="cardforge: print-and-play card generator and rules compiler.\n\n"
          "Game packs live in cards/<game>/ (cards as YAML, validated against each card type's JSON Schema), "
          "card layouts in layouts/<game>.yaml, and everything printable is written to output/<game>/.",
@@ -92,6 +95,8 @@ def _shift(value: str | None) -> tuple[float, float]:
         dx, dy = (float(v) for v in value.split(","))
     except ValueError:
         raise typer.BadParameter("write the shift as DX,DY in mm, for example 0.8,-0.5") from None
+    if not all(math.isfinite(v) and abs(v) <= 20 for v in (dx, dy)):
+        raise typer.BadParameter(f"{value!r}: each of DX,DY is a number of mm between -20 and 20")
     return dx * MM, dy * MM
 
 

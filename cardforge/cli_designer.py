@@ -14,7 +14,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from cardforge.diagnostics import Diagnostic, has_errors
+from cardforge.diagnostics import Diagnostic, diag, has_errors
 from cardforge.load import display_path
 from cardforge.report import print_diagnostics, summary
 
@@ -90,7 +90,79 @@ def schema(
         err.print(f"[green]wrote[/] {display_path(path)}", highlight=False)
 
 
+def _game(root: Path, slug: str):
+    from cardforge.build import Project
+    from cardforge.load import load_game
+
+    packs, problems = Project(root).packs([slug])
+    if problems:
+        _fail(problems)
+    game, problems = load_game(packs[0])
+    if game is None:
+        _fail(problems)
+    return game
+
+
+def import_cards(
+    game: Annotated[str, typer.Argument(help="Game pack slug (a folder of cards/).", show_default=False)],
+    file: Annotated[Path, typer.Argument(help="The spreadsheet: .csv (UTF-8), .xlsx, or .json (a list of rows, or Squib's columns).", show_default=False, dir_okay=False)],
+    mapping: Annotated[Optional[Path], typer.Option("--mapping", help="A YAML mapping file (default: game.yaml `sources: {FILE: ...}`).", dir_okay=False)] = None,
+    into: Annotated[Optional[str], typer.Option("--into", help="The card file to write in the pack (default: FILE's name with .yaml).")] = None,
+    root: Root = Path("."),
+) -> None:
+    """Import a spreadsheet's rows as cards of GAME, into cards/GAME/<file>.yaml.
+
+    Each row is a card: columns named like the card type's fields feed them (rename others with the
+    mapping's `columns:`); a `type` column (or the mapping's `type:`/`sheets:`) gives the card type;
+    qty/quantity/copies/count is the quantity; blank cells are left out; numbers are converted where
+    the card type's schema says integer or number; `lists:` splits list columns; `icons:` turns words
+    into icon tokens (Wood -> {wood}). Importing the same file again replaces its cards and keeps the
+    fields listed under `keep:`. Problems are reported by cell (deck.xlsx:Sheet1:C12) and nothing is
+    written while the sheet has errors."""
+    from cardforge.sources.importer import import_file, mapping_for
+
+    loaded = _game(root.resolve(), game)
+    if not file.is_file():
+        _fail([diag("source-unreadable", f"{file} does not exist", file=str(file))])
+    chosen, problems = mapping_for(loaded, file.name, mapping)
+    if chosen is None:
+        _fail(problems)
+    result = import_file(loaded, file, chosen, into)
+    if result.written is None:
+        _fail(result.diagnostics)
+    print_diagnostics(err, result.diagnostics)
+    kept = f", {result.kept} kept field{'s' if result.kept != 1 else ''}" if result.kept else ""
+    err.print(f"[green]wrote[/] {display_path(result.written)} ({result.cards} cards{kept})", highlight=False)
+    err.print(f"next: `cardforge check {game}`", highlight=False)
+
+
+class SheetFormat(str, enum.Enum):
+    csv = "csv"
+    xlsx = "xlsx"
+
+
+def export_cards(
+    game: Annotated[str, typer.Argument(help="Game pack slug.", show_default=False)],
+    format: Annotated[SheetFormat, typer.Option("--format", help="xlsx: one workbook, a sheet per card type; csv: a file per card type.")] = SheetFormat.xlsx,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Folder to write to (default: output/GAME/spreadsheet/).", file_okay=False)] = None,
+    root: Root = Path("."),
+) -> None:
+    """Write GAME's cards as a spreadsheet: a sheet (or CSV file) per card type, a row per card.
+
+    A column per field; lists and mappings as JSON. Beside it, cards.mapping.yaml imports it back
+    unchanged: `cardforge import GAME FILE --mapping cards.mapping.yaml`. Cards are exported as
+    printed (errata are applied when building)."""
+    from cardforge.sources.export import export_cards as write
+
+    root = root.resolve()
+    loaded = _game(root, game)
+    for path in write(loaded, out or root / "output" / game / "spreadsheet", format.value):
+        err.print(f"[green]wrote[/] {display_path(path)}", highlight=False)
+
+
 def register(app: typer.Typer) -> None:
     """Add the commands of this module to the ``cardforge`` command."""
     app.command("new")(new)
     app.command("schema")(schema)
+    app.command("import")(import_cards)
+    app.command("export-cards")(export_cards)

@@ -49,6 +49,20 @@ CODES: dict[str, Code] = _codes(
     Code("pack-structure", "load", E, "a game pack file does not have the expected shape"),
     Code("card-type-unknown", "load", E, "a card names a type that game.yaml does not declare"),
     Code("card-duplicate", "load", E, "two card entries of one type share a name (use quantity)"),
+    # limits and confinement: hostile or broken input is refused before it costs anything
+    Code("path-outside-pack", "limits", E, "a file a pack names lies outside the pack and project (or is a URL)"),
+    Code("file-special", "limits", E, "a file a pack names is not a regular file (a FIFO, device or folder)"),
+    Code("file-too-large", "limits", E, "an input file is larger than cardforge reads"),
+    Code("yaml-too-complex", "limits", E, "a YAML file has too many nodes, aliases or levels of nesting"),
+    Code("value-too-large", "limits", E, "a quantity or a string is larger than a card can hold"),
+    Code("value-invalid", "limits", E, "a value makes no sense: min above max, a part of itself, NaN, a bad colour"),
+    Code("text-control", "limits", E, "card text holds a control or bidirectional-override character"),
+    Code("glyph-missing", "limits", E, "card text holds characters that no shipped font can print"),
+    Code("template-invalid", "limits", E, "a layout template does not render for a card (undefined field, error)"),
+    Code("template-budget", "limits", E, "a layout template or rules source ran over its operation or time budget"),
+    Code("rule-budget", "limits", E, "a declarative rule ran over its operation or time budget"),
+    Code("schema-remote-ref", "limits", E, "a JSON Schema $ref points at a URL (never fetched)"),
+    Code("schema-pattern", "limits", E, "a JSON Schema pattern cannot run without backtracking (RE2)"),
     # schema: every card against its type's JSON Schema
     Code("schema", "schema", E, "a card breaks its card type's JSON Schema"),
     Code("schema-invalid", "schema", E, "a card type's JSON Schema is itself not a valid schema"),
@@ -74,18 +88,34 @@ CODES: dict[str, Code] = _codes(
     # icons
     Code("icon-unknown", "icons", E, "card text uses an icon token the game does not declare"),
     Code("icon-unused", "icons", W, "a declared icon is used by no card and no layout"),
+    Code("icon-color-ignored", "icons", W, "an icon's SVG ignores currentColor while a layout asks for a colour"),
+    Code("markup-unmatched", "markup", W, "card text has an unmatched * or ** or a { that is not an icon token"),
     # glossary
     Code("term-misspelt", "glossary", W, "a word in card text is a near miss of a glossary term"),
     Code("term-unused", "glossary", W, "a glossary term appears on no card"),
     # text fit: card text against its layout box
     Code("text-overflow", "text-fit", E, "card text does not fit its layout box at the minimum type size"),
+    # layout fit: repeated elements, type sizes and images of each card against its layout
+    Code("layout-overflow", "layout-fit", E, "a repeated element has more items than fit its space on a card"),
+    Code("image-missing", "images", E, "an image element's file does not exist, lies outside the pack, or is not PNG/JPEG/SVG"),
+    Code("image-low-res", "images", W, "raster art prints below 300 dpi at its printed size"),
+    Code("text-too-small", "text-fit", W, "card text prints under 6 pt"),
+    Code("layout-hierarchy", "text-fit", E, "a card's title prints smaller than its body text"),
     # declarative rules of the game pack
     Code("rule-failed", "rules", E, "a declarative rule of the game pack does not hold"),
     Code("rule-invalid", "rules", E, "a declarative rule's expression does not compile or evaluate"),
     # rules compiler
     Code("rules-missing", "rules-compiler", W, "a game pack has no rules source (rulebook.md, sheet.md)"),
     Code("rules-template", "rules-compiler", E, "a rules source does not render (jinja2 syntax or data error)"),
+    Code("rules-number", "rules-compiler", W, "the rules print a number that no data of the pack holds"),
     Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size"),
+    # sources: spreadsheets (CSV card files, cardforge import)
+    Code("source-unreadable", "sources", E, "a spreadsheet file cannot be read (not UTF-8, not a workbook, bad JSON)"),
+    Code("source-value", "sources", E, "a cell does not fit its field (not a number, no name, unknown card type)"),
+    Code("source-column", "sources", W, "a spreadsheet column is not a field of the card type and is not read"),
+    Code("source-mapping", "sources", E, "a source mapping names a column or card type that does not exist"),
+    Code("import-refused", "sources", E, "cardforge import would overwrite a card file that is not an import of that sheet"),
+    Code("file-unread", "load", W, "a file in a game pack that cardforge does not read"),
     Code("rules-table-too-wide", "rules-compiler", E, "a rules table's unbreakable words are wider than its column or panel"),
     Code("rules-sheet-underfull", "rules-compiler", W, "the rules leave panels of the accordion sheet that sheet.md did not ask to keep spare"),
     Code("rules-sheet-fit", "rules-compiler", I, "the type size and panel fill of the accordion rules sheet"),
@@ -99,6 +129,8 @@ CODES: dict[str, Code] = _codes(
     Code("sheet-tight", "build", W, "a card size leaves too little paper for printable crop marks or bleed between cards"),
     Code("build-forced", "build", W, "the build went on despite errors because of --force"),
     Code("write-failed", "build", E, "an output file could not be written"),
+    Code("build-locked", "build", E, "another build of the same game is running (output/<game>/.lock)"),
+    Code("internal-error", "build", E, "cardforge itself failed: a bug to report, with the log file named"),
 )
 
 

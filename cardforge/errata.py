@@ -14,26 +14,56 @@
 from __future__ import annotations
 
 import copy
+import os
 from dataclasses import replace
+from functools import lru_cache
 
 from cardforge.diagnostics import Diagnostic, Severity, diag
-from cardforge.load import read_yaml
+from cardforge.load import display_path, read_yaml
 from cardforge.model import Game, Source
+from cardforge.paths import resolve_inside
+from cardforge.schema import validate
 
 ERRATA_FILE = "errata.yaml"
+_TEXT = {"type": "string"}
+SCHEMA = {  # the shape of errata.yaml (JSON Schema 2020-12)
+    "type": "object",
+    "properties": {
+        "errata": {"type": "array", "items": {
+            "type": "object", "required": ["card", "field"],
+            "properties": {"card": _TEXT, "type": _TEXT, "field": _TEXT, "reason": _TEXT, "source": _TEXT}}},
+        "accepted": {"type": "array", "items": {
+            "type": "object", "required": ["code"],
+            "properties": {"code": _TEXT, "card": _TEXT, "match": _TEXT, "reason": _TEXT}}},
+    },
+}
 
 
 def read_errata(game: Game) -> tuple[dict, Source | None, list[Diagnostic]]:
+    """errata.yaml of ``game`` as ``(data, source, diagnostics)``; ``({}, None, ...)`` when absent or malformed."""
     path = game.root / ERRATA_FILE
-    if not path.is_file():
+    if not os.path.lexists(path):
         return {}, None, []
+    inside = resolve_inside(game.root, ERRATA_FILE, file=display_path(path), what=ERRATA_FILE)
+    if isinstance(inside, Diagnostic):
+        return {}, None, [inside]
     data, source, problems = read_yaml(path)
     if source is None:
         return {}, None, problems
     if not isinstance(data, dict):
         return {}, None, [diag("pack-structure", "errata.yaml must be a mapping with `errata:` and/or `accepted:` lists",
                                file=source.file, line=1)]
+    shape = validate(data, _validator(), source, code="pack-structure", subject=ERRATA_FILE)
+    if shape:
+        return {}, None, problems + shape
     return data, source, problems
+
+
+@lru_cache(maxsize=1)
+def _validator():
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(SCHEMA)
 
 
 def apply_errata(game: Game) -> tuple[Game, list[Diagnostic]]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable
+from contextlib import ExitStack
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,7 @@ from cardforge.build import (BuildOptions, BuildResult, Compiled, Project, Rende
 from cardforge.cache import (CACHE_FOLDER, DIGESTS, Entry, Store, artefact_key, load_digests, pack_inputs, same_content,
                              save_digests)
 from cardforge.diagnostics import Diagnostic, has_errors
+from cardforge.staging import STAGING_PREFIX, OutputError, build_lock, prepare
 
 Progress = Callable[[str, int, int], None]
 _CHECKS = "checks"  # the cache entry holding a game's diagnostics
@@ -58,7 +60,9 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
     if store:
         load_digests(store.root / DIGESTS)
     games = [_Game(pack, project, options, store) for pack in packs]
-    with _pool(jobs, progress, games) as pool:
+    with ExitStack() as locks, _pool(jobs, progress, games) as pool:
+        for game in games:
+            game.locks = locks
         running: dict[Future, tuple[_Game, str]] = {}
 
         def start(game: _Game) -> None:
@@ -84,7 +88,7 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
                     if progress and name == "deck.pdf" and game.total:
                         progress(game.slug, game.total, game.total)
         pool.drain()
-    results = [game.finish() for game in games]
+        results = [game.finish() for game in games]  # still holding the games' locks
     if store:
         save_digests(store.root / DIGESTS)
     return results
@@ -143,6 +147,7 @@ class _Game:
     result: BuildResult | None = None
     staging: Path | None = None
     total: int = 0
+    locks: ExitStack | None = None  # where the game's output lock is held (see claim)
 
     def __post_init__(self):
         self.slug = self.pack.name
@@ -192,8 +197,25 @@ class _Game:
         if progress:
             progress(self.slug, 0 if "deck.pdf" in self.missing else self.total, self.total)
         if self.missing:
+            if not self.claim():
+                return False
             self.staging = staging_folder(self.project.output / self.slug)
         return bool(self.missing)
+
+    def claim(self) -> bool:
+        """Make ``output/<slug>`` a writable folder and hold its lock until the build ends
+        (:mod:`cardforge.staging`); False, with the result set to the diagnostic, when
+        another build holds it or the folder cannot be written."""
+        target = self.project.output / self.slug
+        try:
+            prepare(target)
+            if self.locks is not None:
+                self.locks.enter_context(build_lock(target))
+        except OutputError as exc:
+            kept = [d for d in self.diagnostics if d.code != "build-forced"]
+            self.result = BuildResult(self.slug, [], kept + [exc.diagnostic])
+            return False
+        return True
 
     def rendered_now(self, name: str, notes: list[Diagnostic], errors: list[Diagnostic] | None) -> None:
         if errors is not None:
@@ -221,11 +243,16 @@ class _Game:
                 continue
             self.store.touch(self.slug, name, self.keys[name])
             if not same_content(entry.payload, target / name):
-                self.staging = self.staging or staging_folder(target)
+                if self.staging is None:
+                    if not self.claim():
+                        return self.result
+                    self.staging = staging_folder(target)
                 copy = shutil.copytree if entry.payload.is_dir() else shutil.copy2
                 copy(entry.payload, self.staging / name)
             else:
                 current.append(target / name)
+        if self.staging is None and any(target.glob(STAGING_PREFIX + "*")):
+            _sweep_when_free(target)  # a killed build's staging folder, though nothing is written now
         problems = list(self.diagnostics)
         for name in self.names:
             problems += self.hits[name].notes if name in self.hits else self.notes.get(name, [])
@@ -233,6 +260,16 @@ class _Game:
         return BuildResult(self.slug, sorted(written + current), problems,
                            rendered=[n for n in self.names if n not in self.hits],
                            reused=[n for n in self.names if n in self.hits])
+
+
+def _sweep_when_free(target: Path) -> None:
+    """Take ``target``'s lock for a moment, which sweeps staging folders a killed build left
+    (:func:`cardforge.staging.build_lock`); nothing when another build holds it."""
+    try:
+        with build_lock(target):
+            pass
+    except OutputError:
+        pass
 
 
 def _compile(pack: Path, project: Project) -> Compiled:
@@ -319,6 +356,19 @@ class _Pool:
 def _worker(queue) -> None:
     global _progress_queue
     _progress_queue = queue
+    _die_with_parent()
+
+
+def _die_with_parent() -> None:
+    """On Linux, ask the kernel to end this worker when the build that forked it dies (a
+    killed build must not leave workers behind); elsewhere the pool's own shutdown does."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 def _pool(jobs: int, progress: Progress | None, games: list[_Game]):

@@ -9,15 +9,17 @@ and returns a :class:`Layout` per card type. Rendering only draws what is resolv
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+import os
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.load import read_yaml
-from cardforge.model import Game, Source
+from cardforge.model import Card, Game, Source
 from cardforge.render.fonts import FONTS
+from cardforge.render.repeat import Repeat
 from cardforge.render.text import TextStyle
 from cardforge.schema import validate
 from cardforge.units import parse_length
@@ -52,6 +54,22 @@ class Element:
     radius: float = 0.0
     rotate: int = 0
     line: int = 0
+    padding: float = 0.0
+    dash: tuple[float, ...] = ()
+    opacity: float = 1.0
+    sides: int = 6
+    star: bool = False
+    inner: float = 0.5
+    points: tuple[tuple[float, float], ...] = ()
+    repeat: Repeat | None = None
+    role: str | None = None
+    fit: str = "contain"
+    anchor: str = "center"
+    clip: bool = False
+    rows: str | None = None
+    columns: tuple[dict, ...] = ()
+    header_font: str | None = None
+    header_size: float | None = None
 
 
 @dataclass(frozen=True)
@@ -91,6 +109,56 @@ class LayoutSet:
     file: str
     by_type: dict[str, Layout] = field(default_factory=dict)
     backs: dict[str, Face] = field(default_factory=dict)
+    raw: dict[str, dict] = field(default_factory=dict)  # each layout merged along its extends chain
+    sizes: dict[str, tuple[float, float]] = field(default_factory=dict)
+    source: Source | None = None  # the layout file's line map (for checks that place findings)
+    data: dict = field(default_factory=dict)  # the layout file as written (before extends)
+    _per_card: dict[int, Layout] = field(default_factory=dict, repr=False)
+
+    def for_card(self, card: Card) -> Layout:
+        """The layout ``card`` prints with: its type's, with the card's own ``layout:`` keys
+        merged over it (one-offs; see :func:`card_layout`)."""
+        if not isinstance(card.data.get("layout"), dict):
+            return self.by_type[card.type]
+        key = id(card)
+        if key not in self._per_card:
+            layout, _ = card_layout(card, self)
+            self._per_card[key] = layout or self.by_type[card.type]
+        return self._per_card[key]
+
+
+@lru_cache(maxsize=None)
+def _override_validator():
+    from importlib import resources
+
+    import yaml
+    from jsonschema import Draft202012Validator
+
+    text = resources.files("cardforge").joinpath("schemas/layout.schema.yaml").read_text(encoding="utf-8")
+    schema = yaml.safe_load(text)
+    return Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/override"})
+
+
+def card_layout(card: Card, layouts: "LayoutSet") -> tuple[Layout | None, list[Diagnostic]]:
+    """Resolve ``card``'s own ``layout:`` keys over its type's layout.
+
+    The keys are validated like a layout (``layout-invalid`` on the card's lines); an
+    element names only the keys it changes (``null`` removes it). Returns (layout or None
+    when invalid, diagnostics).
+    """
+    override = card.data.get("layout")
+    where = Source(card.source.file, card.source.lines, card.source.path + ("layout",))
+    problems = validate(override, _override_validator(), where, code="layout-invalid",
+                        subject=f"{card.type} card {card.name!r}: layout")
+    if problems or card.type not in layouts.raw or layouts.source is None:
+        return None, problems
+    merged = _deep_merge(layouts.raw[card.type], override)
+    merged["__origin__"] = copy.deepcopy(layouts.raw[card.type].get("__origin__") or {"elements": {}, "back": {}})
+    layout, more = _resolve(card.type, merged, layouts.sizes, layouts.source)
+    for d in more:  # place them on the card, which made the change
+        problems.append(replace(d, file=card.source.file, line=card.source.line("layout"),
+                                message=f"{card.type} card {card.name!r}: {d.message}"))
+    return (None if any(d.severity >= 2 for d in problems) else layout), problems
 
 
 def layout_path(layouts_dir: Path, slug: str) -> Path:
@@ -115,24 +183,28 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
     invalid. Every card type of the game must have a layout (``layout-missing``).
     """
     path = layout_path(layouts_dir, game.slug)
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None, [diag("layout-missing", f"no layout file for {game.slug!r}", file=str(path),
                            hint=f"create {path} with a layout for each card type")]
     data, source, problems = read_yaml(path)
     if source is None:
         return None, problems
+    if data is None:
+        return None, [diag("layout-missing", f"{source.file} is empty", file=source.file, line=1,
+                           hint=f"give it `layouts:` with a layout for each card type")]
     problems += validate(data, _schema_validator(), source, code="layout-invalid")
     if problems:
         return None, problems
     data = data or {}
-    result = LayoutSet(file=source.file)
     sizes = {name: (parse_length(w), parse_length(h)) for name, (w, h) in (data.get("sizes") or {}).items()}
+    result = LayoutSet(file=source.file, sizes=sizes, source=source, data=data)
     raw = data.get("layouts") or {}
     for name in raw:
         merged, chain_problems = _merged(raw, name, source)
         problems += chain_problems
         if merged is None:
             continue
+        result.raw[name] = copy.deepcopy(merged)
         layout, layout_problems = _resolve(name, merged, sizes, source)
         problems += layout_problems
         if layout and name in game.card_types:
@@ -218,6 +290,10 @@ def _resolve(name: str, merged: dict, sizes: dict, source: Source) -> tuple[Layo
         return None, [diag("layout-invalid", f"layout {name!r} has unknown size {size_value!r}",
                            file=source.file, line=source.line("layouts", name, "size"),
                            hint=did_you_mean(size_value, list(SIZE_PRESETS_MM) + list(sizes)))]
+    if not all(0 < side <= 600 * 72 / 25.4 for side in size):  # NaN fails too
+        return None, [diag("layout-invalid", f"layout {name!r}: card size {size[0] / 72 * 25.4:g} x "
+                           f"{size[1] / 72 * 25.4:g} mm; each side must be more than 0 and at most 600 mm",
+                           file=source.file, line=source.line("layouts", name, "size"))]
     origin = merged.pop("__origin__")
     front, face_problems = _face(merged, source, ("layouts", name), origin["elements"])
     problems += face_problems
@@ -246,6 +322,18 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
         else:
             el_path = path + ("elements", el_name)
         line = source.line(*el_path)
+        missing = [key for key in ("kind", "box") if key not in el]
+        if missing:
+            problems.append(diag("layout-invalid", f"element {el_name!r} has no `{missing[0]}:`, and no layout it "
+                                 "extends gives one", file=source.file, line=line,
+                                 hint="an element of an extending layout may name only the keys it changes, "
+                                      "but the element must exist in the layout it extends"))
+            continue
+        if el.get("header_font") and el["header_font"] not in FONTS:
+            problems.append(diag("layout-invalid", f"element {el_name!r} uses unknown font {el['header_font']!r}",
+                                 file=source.file, line=source.line(*el_path, "header_font"),
+                                 hint=f"fonts: {', '.join(FONTS)}"))
+            continue
         if el.get("font") and el["font"] not in FONTS:
             from cardforge.suggest import did_you_mean
 
@@ -253,8 +341,12 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
                                  file=source.file, line=source.line(*el_path, "font"),
                                  hint=did_you_mean(el["font"], FONTS) or f"fonts: {', '.join(FONTS)}"))
             continue
-        if el["kind"] == "text" and not (el.get("field") or el.get("template")):
-            problems.append(diag("layout-invalid", f"text element {el_name!r} needs `field:` or `template:`",
+        if el["kind"] == "table" and not (el.get("rows") and el.get("columns")):
+            problems.append(diag("layout-invalid", f"table element {el_name!r} needs `rows:` and `columns:`",
+                                 file=source.file, line=line))
+            continue
+        if el["kind"] in ("text", "image") and not (el.get("field") or el.get("template")):
+            problems.append(diag("layout-invalid", f"{el['kind']} element {el_name!r} needs `field:` or `template:`",
                                  file=source.file, line=line))
             continue
         size = parse_length(el.get("size", "9pt"))
@@ -268,13 +360,35 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
             field=el.get("field"), template=el.get("template"), when=el.get("when"), icon=el.get("icon"),
             style=style, fill=el.get("fill"), stroke=el.get("stroke"),
             stroke_width=parse_length(el.get("stroke_width", "0.5pt")),
-            radius=parse_length(el.get("radius", "0pt")), rotate=el.get("rotate", 0), line=line))
+            radius=parse_length(el.get("radius", "0pt")), rotate=el.get("rotate", 0), line=line,
+            padding=parse_length(el.get("padding", "0pt")), dash=tuple(parse_length(v) for v in el.get("dash", ())),
+            opacity=float(el.get("opacity", 1.0)), sides=el.get("sides", 6), star=el.get("star", False),
+            inner=float(el.get("inner", 0.5)),
+            points=tuple((parse_length(px), parse_length(py)) for px, py in el.get("points", ())),
+            repeat=_repeat(el.get("repeat")), role=el.get("role"), fit=el.get("fit", "contain"),
+            anchor=el.get("anchor", "center"), clip=bool(el.get("clip", False)), rows=el.get("rows"),
+            columns=tuple(el.get("columns") or ()), header_font=el.get("header_font"),
+            header_size=parse_length(el["header_size"]) if "header_size" in el else None))
     face = Face(background=spec.get("background", "#ffffff"),
                 border_width=parse_length(border.get("width", "0pt")),
                 border_color=border.get("color", "#000000"),
                 border_radius=parse_length(border.get("radius", "0pt")),
                 elements=tuple(elements))
     return face, problems
+
+
+def _pair(value, default=(0.0, 0.0)) -> tuple[float, float]:
+    return (parse_length(value[0]), parse_length(value[1])) if value else default
+
+
+def _repeat(spec: dict | None) -> Repeat | None:
+    if not spec:
+        return None
+    within = spec.get("within")
+    return Repeat(over=spec["over"], alias=spec.get("as", "item"), step=_pair(spec.get("step")),
+                  columns=spec.get("columns"), row_step=_pair(spec.get("row_step")),
+                  nested=bool(spec.get("nested", False)),
+                  within=tuple(parse_length(v) for v in within) if within else None)
 
 
 def _check_boxes(layout: Layout, source: Source) -> list[Diagnostic]:
@@ -285,7 +399,8 @@ def _check_boxes(layout: Layout, source: Source) -> list[Diagnostic]:
     for face in (layout.front, layout.back):
         for el in (face.elements if face else ()):
             x, y, bw, bh = el.box
-            if x < -0.01 or y < -0.01 or x + bw > w + 0.01 or y + bh > h + 0.01 or bw <= 0 or bh <= 0:
+            flat = bw < 0 or bh < 0 or (bw == 0 and bh == 0) if el.kind == "line" else bw <= 0 or bh <= 0
+            if x < -0.01 or y < -0.01 or x + bw > w + 0.01 or y + bh > h + 0.01 or flat:
                 problems.append(diag("layout-invalid",
                                      f"element {el.name!r} of layout {layout.name!r} lies outside the card's trim "
                                      f"({w / 72 * 25.4:.1f} x {h / 72 * 25.4:.1f} mm)",

@@ -11,10 +11,12 @@ from pathlib import Path
 
 from cardforge.diagnostics import Diagnostic, diag, display_path, has_errors
 from cardforge.model import Card, CardType, Game, Icon, Source
+from cardforge.paths import resolve_inside
 from cardforge.schema import validate_game_file
 from cardforge.yamlsource import YamlError, load_yaml
 
 GAME_FILE = "game.yaml"
+MAX_QUANTITY = 1000  # copies of one card
 NOT_CARD_FILES = {GAME_FILE, "errata.yaml"}
 
 
@@ -47,6 +49,9 @@ def load_game(pack: Path) -> tuple[Game | None, list[Diagnostic]]:
     game_path = pack / GAME_FILE
     if not game_path.is_file():
         return None, [diag("pack-missing", f"no {GAME_FILE} in {display_path(pack)}", file=display_path(pack))]
+    inside = resolve_inside(pack, GAME_FILE, file=display_path(game_path), what=GAME_FILE)
+    if isinstance(inside, Diagnostic):
+        return None, [inside]
     data, source, problems = read_yaml(game_path)
     if source is None:
         return None, problems
@@ -55,13 +60,24 @@ def load_game(pack: Path) -> tuple[Game | None, list[Diagnostic]]:
     problems += validate_game_file(data, source)
     if has_errors(problems):
         return None, problems
+    icons, icon_problems = _icons(data, pack, source)
+    problems += icon_problems
     game = Game(slug=pack.name, root=pack, data=data, source=source,
-                card_types=_card_types(data, source), icons=_icons(data, pack))
+                card_types=_card_types(data, source), icons=icons)
     for path in sorted(pack.glob("*.yaml")):
         if path.name in NOT_CARD_FILES:
             continue
+        inside = resolve_inside(pack, path.name, file=display_path(path), what="card file")
+        if isinstance(inside, Diagnostic):
+            problems.append(inside)
+            continue
         game.card_files.append(display_path(path))
         problems += _load_card_file(game, path)
+    for path in sorted(pack.glob("*.csv")):  # spreadsheet card files (cardforge.sources)
+        from cardforge.sources.csvcards import load_csv_cards
+
+        game.card_files.append(display_path(path))
+        problems += load_csv_cards(game, path, display_path(path))
     problems += _duplicates(game)
     return game, problems
 
@@ -76,14 +92,21 @@ def _card_types(data: dict, source: Source) -> dict[str, CardType]:
     return types
 
 
-def _icons(data: dict, pack: Path) -> dict[str, Icon]:
-    icons = {}
+def _icons(data: dict, pack: Path, source: Source) -> tuple[dict[str, Icon], list[Diagnostic]]:
+    icons, problems = {}, []
     for name, spec in (data.get("icons") or {}).items():
-        icons[name] = Icon(name=name, label=spec["label"],
-                           svg=(pack / spec["svg"]) if spec.get("svg") else None,
+        svg = None
+        if spec.get("svg"):
+            svg = resolve_inside(pack, spec["svg"], file=source.file, line=source.line("icons", name, "svg"),
+                                 column=source.column("icons", name, "svg"), what=f"icon {name!r} file")
+            if isinstance(svg, Diagnostic):
+                problems.append(svg)
+                svg = None
+        icons[name] = Icon(name=name, label=spec["label"], svg=svg,
                            text=spec.get("text"), color=spec.get("color", "#000000"),
-                           glyph=spec.get("glyph"), badge=spec.get("badge"), stat=bool(spec.get("stat")))
-    return icons
+                           glyph=spec.get("glyph"), badge=spec.get("badge"), stat=bool(spec.get("stat")),
+                           legend=spec.get("legend", True) is not False)
+    return icons, problems
 
 
 def _load_card_file(game: Game, path: Path) -> list[Diagnostic]:
@@ -113,6 +136,11 @@ def _load_card_file(game: Game, path: Path) -> list[Diagnostic]:
                                  hint=did_you_mean(type_id, game.card_types)))
             continue
         quantity = entry.get("quantity", 1)
+        if isinstance(quantity, int) and not isinstance(quantity, bool) and quantity > MAX_QUANTITY:
+            problems.append(diag("value-too-large", f"card {name!r} has quantity {quantity:,}; a card is printed "
+                                 f"at most {MAX_QUANTITY:,} times", file=source.file,
+                                 line=card_source.line("quantity"), column=card_source.column("quantity"), card=name))
+            quantity = 1
         game.cards.append(Card(name=name, type=type_id, quantity=quantity if isinstance(quantity, int) else 1,
                                data=entry, source=card_source))
     return problems

@@ -1,4 +1,8 @@
-"""Card text markup: plain text with ``{icon}`` tokens, ``**bold**``, ``*italic*`` and line breaks.
+r"""Card text markup: plain text with ``{icon}`` tokens, ``**bold**``, ``*italic*`` line breaks,
+and ``<small>...</small>`` / ``<big>...</big>`` spans (type 0.8x / 1.25x the element's size).
+
+A backslash makes the next ``*``, ``{``, ``}`` or ``\\`` a literal character (``\*``,
+``\{wood}``); a ``{`` that does not open an icon token (``{ 3 }``) is printed as it is.
 
 Parsing is separate from drawing so the checker can read icon tokens and words with their
 offsets, and the layout engine can measure and draw the same runs. A ``{name}`` token is an
@@ -10,7 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}|(\*\*|\*)|(\n)")
+TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}|(\*\*|\*)|(\n)|\\([*{}\\])")
+_PARSE = re.compile(TOKEN.pattern + r"|<(/?)(small|big)>")
+SCALES = {"small": 0.8, "big": 1.25}
 
 
 @dataclass(frozen=True)
@@ -26,19 +32,25 @@ class Run:
     bold: bool = False
     italic: bool = False
     offset: int = 0
+    scale: float = 1.0  # of the element's type size (<small>, <big>)
 
 
 def parse(text: str) -> list[Run]:
     """Split marked-up card text into runs. Unmatched ``*`` toggles stay in force to the end."""
     runs: list[Run] = []
     bold = italic = False
+    scale = 1.0
     pos = 0
-    for match in TOKEN.finditer(text):
+    for match in _PARSE.finditer(text):
         if match.start() > pos:
-            runs.append(Run("text", text[pos:match.start()], bold, italic, pos))
-        icon, emphasis, newline = match.groups()
-        if icon:
-            runs.append(Run("icon", icon, bold, italic, match.start()))
+            runs.append(Run("text", text[pos:match.start()], bold, italic, pos, scale))
+        icon, emphasis, newline, escaped, closing, span = match.groups()
+        if span:
+            scale = 1.0 if closing else SCALES[span]
+        elif escaped:  # \* \{ \} \\ : the character itself
+            runs.append(Run("text", escaped, bold, italic, match.start(), scale))
+        elif icon:
+            runs.append(Run("icon", icon, bold, italic, match.start(), scale))
         elif emphasis == "**":
             bold = not bold
         elif emphasis == "*":
@@ -47,7 +59,7 @@ def parse(text: str) -> list[Run]:
             runs.append(Run("break", "\n", bold, italic, match.start()))
         pos = match.end()
     if pos < len(text):
-        runs.append(Run("text", text[pos:], bold, italic, pos))
+        runs.append(Run("text", text[pos:], bold, italic, pos, scale))
     return runs
 
 

@@ -69,6 +69,7 @@ class Icon:
     glyph: str | None = None
     badge: str | None = None
     stat: bool = False
+    legend: bool = True  # False: decorative, not listed in the icon legend
 
 
 @dataclass

@@ -17,9 +17,9 @@ def print_diagnostics(console: Console, diagnostics: list[Diagnostic]) -> None:
     for _, group in groupby(ordered, key=lambda d: d.file):
         for d in group:
             console.print(f"[bold]{escape(d.location)}[/]: [{STYLE[d.severity]}]{d.severity}\\[{escape(d.code)}][/]: "
-                          f"{escape(d.message)}", highlight=False, soft_wrap=True)
+                          f"{escape(d.message)}", highlight=False, soft_wrap=True, emoji=False)
             if d.hint:
-                console.print(f"    [dim]hint:[/] {escape(d.hint)}", highlight=False, soft_wrap=True)
+                console.print(f"    [dim]hint:[/] {escape(d.hint)}", highlight=False, soft_wrap=True, emoji=False)
 
 
 def summary(diagnostics: list[Diagnostic]) -> str:

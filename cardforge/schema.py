@@ -6,7 +6,6 @@ the first), each placed on the line of the offending value using the document's 
 """
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Any
 
@@ -17,8 +16,6 @@ from cardforge.model import Source
 
 if TYPE_CHECKING:  # jsonschema is imported when a schema is first used
     from jsonschema import Draft202012Validator
-
-_UNEXPECTED = re.compile(r"\('([^']+)'(?:, '[^']+')* (?:was|were) unexpected\)")
 
 
 def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -> Draft202012Validator:
@@ -34,7 +31,9 @@ def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -
     full = dict(schema)
     if defs:
         full["$defs"] = {**defs, **full.get("$defs", {})}
-    return Draft202012Validator(full)
+    from cardforge.schemaguard import REGISTRY, SafeValidator
+
+    return SafeValidator(full, registry=REGISTRY)  # RE2 patterns, no retrieval (see cardforge.schemaguard)
 
 
 def check_defs(defs: dict[str, Any]) -> None:
@@ -50,22 +49,17 @@ def validate(instance: Any, validator: Draft202012Validator, source: Source,
 
     ``subject`` prefixes each message (for example ``card "Lost"``).
     """
-    from jsonschema.exceptions import best_match
+    from cardforge.schema_errors import explain, leaves
 
     found = []
-    for error in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
-        if error.context and error.validator in ("oneOf", "anyOf"):
-            error = best_match(error.context) or error
-        path = tuple(error.absolute_path)
-        match = _UNEXPECTED.search(error.message)
-        if match and error.validator in ("additionalProperties", "unevaluatedProperties"):
-            path = path + (match.group(1),)
+    for top in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
+        for error in leaves(top):
+            path, text = explain(error)
             lines = source.lines.positions
-            if source.path + path not in lines:
-                path = path[:-1]
-        where = "/".join(str(p) for p in error.absolute_path)
-        message = f"{subject + ': ' if subject else ''}{'at ' + where + ': ' if where else ''}{error.message}"
-        found.append(diag(code, message, file=source.file, line=source.line(*path), column=source.column(*path)))
+            if path and source.path + path not in lines and source.path + path not in source.lines.key_positions:
+                path = path[:-1] if len(path) > len(error.absolute_path) else path
+            message = f"{subject + ': ' if subject else ''}{text}"
+            found.append(diag(code, message, file=source.file, line=source.line(*path), column=source.column(*path)))
     return found
 
 

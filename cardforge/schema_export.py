@@ -62,7 +62,9 @@ def cards_schema(game: Game) -> dict[str, Any]:
             "allOf": rules}
     return {"$schema": DIALECT, "title": f"{game.title}: card file",
             "type": "object", "required": ["cards"], "additionalProperties": False,
-            "properties": {"cards": {"type": "array", "items": {"$ref": "#/$defs/card"}}},
+            "properties": {"cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
+                           "imported_from": {"type": "string",
+                                             "description": "the spreadsheet `cardforge import` made this file from"}},
             "$defs": {**defs, "card": card}}
 
 

@@ -22,16 +22,32 @@ def card_type_validators(game: Game) -> tuple[dict[str, jsonschema.Draft202012Va
     try:
         check_defs(defs)
     except jsonschema.SchemaError as exc:
-        where = game.source.path + ("schema_defs",) + tuple(exc.absolute_path)
+        inner = tuple(exc.absolute_path)
+        where = game.source.path + ("schema_defs",) + (inner[1:] if inner[:1] == ("$defs",) else inner)
         return {}, [diag("schema-invalid", f"schema_defs is not valid JSON Schema: {exc.message}",
                          file=game.source.file, line=game.source.lines.line(where))]
+    src = game.source
+    hazard_list = [d for d in _hazards(defs, src, ("schema_defs",))]
+    if hazard_list:
+        return {}, hazard_list
     for type_id, card_type in game.card_types.items():
+        found = _hazards(card_type.schema, card_type.source, ("schema",))
+        if found:
+            problems += found
+            continue
         try:
             validators[type_id] = make_validator(card_type.schema, defs)
         except jsonschema.SchemaError as exc:
             problems.append(diag("schema-invalid", f"the schema of card type {type_id!r} is not valid JSON Schema: {exc.message}",
-                                 file=card_type.source.file, line=card_type.source.line("schema")))
+                                 file=card_type.source.file, line=card_type.source.line("schema", *exc.absolute_path)))
     return validators, problems
+
+
+def _hazards(schema, source, prefix: tuple) -> list[Diagnostic]:
+    from cardforge.schemaguard import hazards
+
+    return [diag(code, message, file=source.file, line=source.line(*prefix, *path), column=source.column(*prefix, *path))
+            for path, code, message in hazards(schema)]
 
 
 def validate_cards(game: Game) -> list[Diagnostic]:
@@ -42,7 +58,8 @@ def validate_cards(game: Game) -> list[Diagnostic]:
         if validator is None:
             continue
         try:
-            problems += validate(card.data, validator, card.source, subject=f"{card.type} card {card.name!r}")
+            data = {k: v for k, v in card.data.items() if k != "layout"}  # layout keys: checked like layouts
+            problems += validate(data, validator, card.source, subject=f"{card.type} card {card.name!r}")
         except Unresolvable as exc:
             type_source = game.card_types[card.type].source
             problems.append(diag("schema-invalid", f"the schema of card type {card.type!r} has a $ref that resolves to nothing: {exc}",

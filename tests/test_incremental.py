@@ -31,10 +31,11 @@ def build(project: Project, options: BuildOptions = BuildOptions(), **kw):
 
 
 def outputs(project: Project) -> dict[str, bytes]:
-    """Every file written under output/, cache excluded, by relative path."""
+    """Every file written under output/, cache and build locks (``.<game>.lock``) excluded,
+    by relative path."""
     root = project.output
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
-            if p.is_file() and CACHE_FOLDER not in p.relative_to(root).parts}
+            if p.is_file() and CACHE_FOLDER not in p.relative_to(root).parts and p.suffix != ".lock"}
 
 
 def test_unchanged_rebuild_renders_nothing_and_is_a_clean_build(tmp_path):

@@ -9,11 +9,10 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from cardforge.load import find_packs, load_game
+from cardforge.load import load_game
 from cardforge.schema_export import pack_schemas
-from tests.conftest import REPO, run_cli
+from tests.conftest import REPO, SHIPPED, run_cli
 
-SLUGS = [p.name for p in find_packs(REPO / "cards")]
 
 
 def test_a_new_pack_checks_clean_and_builds_all_four_pdfs(tmp_path):
@@ -83,7 +82,7 @@ def test_new_rejects_bad_options_with_usage_errors(tmp_path, option):
     assert result.exit_code == 2 and list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("slug", SHIPPED)
 def test_every_shipped_file_validates_against_its_exported_schema(slug):
     game, _ = load_game(REPO / "cards" / slug)
     schemas = pack_schemas(game)
@@ -122,3 +121,10 @@ def test_schema_command_writes_every_pack(tmp_path):
         game, _ = load_game(tmp_path / "cards" / slug)
         assert cards["$defs"]["card"]["properties"]["type"]["enum"] == list(game.card_types)
     assert run_cli("schema", "nope", "--root", str(tmp_path)).exit_code == 1
+
+
+@pytest.mark.parametrize("size", ["poker", "poker-metric", "bridge", "mini-euro", "mini-usa", "tarot", "square", "50x50"])
+def test_the_scaffold_checks_clean_at_every_card_size(tmp_path, size):
+    assert run_cli("new", "sized", "--card-size", size, "--players", "1", "--root", str(tmp_path)).exit_code == 0
+    check = run_cli("check", "--root", str(tmp_path), "--strict", "--format", "json")
+    assert json.loads(check.stdout)["diagnostics"] == [] and check.exit_code == 0

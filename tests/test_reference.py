@@ -7,11 +7,9 @@ import re
 import pdfplumber
 import pytest
 
-from cardforge.load import find_packs, load_game
+from cardforge.load import load_game
 from cardforge.rules.reference import helper_markdown
-from tests.conftest import REPO, make_project, run_cli
-
-SLUGS = [p.name for p in find_packs(REPO / "cards")]
+from tests.conftest import EVERY, make_project, run_cli
 
 
 
@@ -22,7 +20,7 @@ def pages_text(path, left_half=False):
         return [" ".join((p.extract_text() or "").split()) for p in pages]
 
 
-@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("slug", EVERY)
 def test_almanac_lists_every_card_once_with_its_quantity(all_built, slug):
     game, _ = load_game(all_built / "cards" / slug)
     pages = pages_text(all_built / "output" / slug / "reference.pdf")
@@ -38,7 +36,7 @@ def test_almanac_lists_every_card_once_with_its_quantity(all_built, slug):
         assert " ".join(card.name.split()) in index
 
 
-@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("slug", EVERY)
 def test_helper_sheet_is_printed_once_per_pack_request_and_its_tables_match_the_data(all_built, slug):
     game, _ = load_game(all_built / "cards" / slug)
     pages = pages_text(all_built / "output" / slug / "reference.pdf")

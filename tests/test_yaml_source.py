@@ -33,7 +33,8 @@ def test_syntax_error_has_a_line(tmp_path):
     with pytest.raises(YamlError) as info:
         load_yaml(write(tmp_path, "cards:\n  - name: [A\n  - name: B\n"))
     (d,) = info.value.diagnostics
-    assert d.code == "yaml-syntax" and d.line == 3
+    assert d.code == "yaml-syntax" and (d.line, d.column) == (2, 11)  # where the unclosed [ opens
+    assert "not closed" in d.message
 
 
 def test_arbitrary_tags_are_refused(tmp_path):

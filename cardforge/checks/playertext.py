@@ -18,6 +18,7 @@ from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.load import display_path
 from cardforge.model import Game
+from cardforge.paths import InputFileError, read_limited
 from cardforge.rules.playertext import allowed_words, internal_words, printed_strings
 from cardforge.rules.source import SOURCES, source_path
 
@@ -32,9 +33,9 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     allowed = allowed_words(game)
     for kind in SOURCES:
         path = source_path(game, kind)
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except (OSError, UnicodeDecodeError):
+        try:  # the loader's limits: a FIFO is never opened, a huge file never read
+            lines = read_limited(path, display=display_path(path)).decode("utf-8").splitlines()
+        except (OSError, UnicodeDecodeError, InputFileError):
             continue  # rules-missing / rules-template say so
         name = display_path(path)
         found += _internal(lines, name, allowed)

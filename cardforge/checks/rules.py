@@ -8,7 +8,8 @@ in scope. Expressions run in jinja2's immutable sandbox, never Python ``eval``.
 
 Codes: ``rule-failed`` (error, or the rule's ``severity``), placed on the first failing
 card for ``assert`` rules and on the rule for ``expect`` rules; ``rule-invalid`` (error)
-for an expression that does not compile or raises.
+for an expression that does not compile or raises; ``rule-budget`` (error) for one that
+runs over its budget of operations, time or size (:mod:`cardforge.budget`).
 """
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from jinja2.exceptions import SecurityError
 from cardforge.diagnostics import Diagnostic, Severity, diag
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
-from cardforge.templates import expression
+from cardforge.budget import BudgetExceeded
+from cardforge.templates import TemplateFailure, expression
 
 
 def card_view(card: Card) -> dict[str, Any]:
@@ -64,6 +66,11 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                                       f"{rule['expect']} (count = {sum(v['quantity'] for v in cards)})",
                                       severity=severity,
                                       hint=f"source: {rule['source']}" if rule.get("source") else "", **where))
+        except BudgetExceeded as exc:
+            found.append(diag("rule-budget", f"rule {rule_id!r} was stopped: {exc}", **where,
+                              hint="a rule compares a few fields of each card; simplify the expression"))
+        except TemplateFailure as exc:
+            found.append(diag("rule-invalid", f"rule {rule_id!r}: {exc}", **where))
         except (TemplateError, SecurityError, TypeError, ValueError, AttributeError, KeyError) as exc:
             found.append(diag("rule-invalid", f"rule {rule_id!r}: {type(exc).__name__}: {exc}", **where))
     return found

@@ -30,7 +30,7 @@ def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed
     canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
     stamp = IconStamp(canvas)
     for card in cards:
-        layout = layouts.by_type[card.type]
+        layout = layouts.for_card(card)
         b = (layout.bleed if bleed_to is None else bleed_to) if bleed else 0.0
         w, h = layout.size
         page = (w + 2 * b, h + 2 * b)

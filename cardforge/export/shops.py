@@ -106,7 +106,7 @@ def export_shop(game: Game, layouts: LayoutSet, folder: Path, shop: Shop, color:
         face_pdf(game.cards, game, layouts, pdf, bleed_to=shop.bleed_pt)
         images = rasterise(pdf, shop.dpi)
         for n, card in enumerate(game.cards, 1):
-            size = shop.pixels(layouts.by_type[card.type].size)
+            size = shop.pixels(layouts.for_card(card).size)
             stem = f"{n:03d}-{slugify(card.name)[:48]}-x{card.quantity}"
             for side in ("front", "back"):
                 image = next(images)
@@ -145,7 +145,7 @@ def safe_area_notes(game: Game, layouts: LayoutSet, shop: Shop) -> list:
 def _pdf_decks(game: Game, layouts: LayoutSet, folder: Path, shop: Shop, color: str) -> list[Path]:
     decks: dict[tuple[float, float], list] = {}
     for card in game.cards:
-        decks.setdefault(layouts.by_type[card.type].size, []).append(card)
+        decks.setdefault(layouts.for_card(card).size, []).append(card)
     written = []
     for size, cards in decks.items():
         name = f"{game.slug}-{size[0] / 72 * 25.4:.0f}x{size[1] / 72 * 25.4:.0f}mm.pdf"

@@ -83,7 +83,7 @@ def groups(game: Game, layouts: LayoutSet) -> dict[str, list[Card]]:
     """Unique cards grouped as played: by back (own-back types alone), size and shape."""
     found: dict[tuple, list[Card]] = {}
     for card in game.cards:
-        layout = layouts.by_type[card.type]
+        layout = layouts.for_card(card)
         back = game.card_types[card.type].back
         found.setdefault((card.type if back == "own" else back, layout.size, layout.shape), []).append(card)
     names: dict[str, list[Card]] = {}
@@ -110,7 +110,7 @@ def export_tts(game: Game, layouts: LayoutSet, folder: Path, url_base: str | Non
     written: list[Path] = []
     taken: set[int] = set()
     for g, (name, cards) in enumerate(groups(game, layouts).items()):
-        layout = layouts.by_type[cards[0].type]
+        layout = layouts.for_card(cards[0])
         size, shape = layout.size, layout.shape
         unique_back = len({(game.card_types[c.type].back, c.type if game.card_types[c.type].back == "own" else "")
                            for c in cards}) > 1 or game.card_types[cards[0].type].back == "own"

@@ -16,8 +16,8 @@ from reportlab.pdfgen.canvas import Canvas
 from cardforge import templates
 from cardforge.layout import Element, Face
 from cardforge.model import Card, Game
-from cardforge.render import text
-from cardforge.render.bleed import bleed_area, draw_ground, to_bleed
+from cardforge.render import image, repeat, shapes, table, text
+from cardforge.render.bleed import bleed_area, draw_ground
 from cardforge.render.icons import IconStamp
 
 
@@ -41,26 +41,68 @@ def element_text(el: Element, ctx: dict[str, Any]) -> str:
 
 @dataclass
 class Fitted:
-    """A text element's fit on one card: the element, its text and the fitted block."""
+    """A text element's fit on one card: the element, its text and the fitted block.
+
+    ``box`` is the box it was fitted in (pt; a repeated element's copy ``index`` has its own).
+    """
 
     element: Element
     text: str
     block: text.Block
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    index: int = 0
+    ctx: dict[str, Any] | None = None
+
+
+def text_box(el: Element, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """The box the text of ``el`` is set in: ``box`` less the element's padding (pt)."""
+    x, y, w, h = box
+    p = el.padding
+    return x + p, y + p, max(0.0, w - 2 * p), max(0.0, h - 2 * p)
+
+
+def role(el: Element) -> str:
+    """An element's place in the type hierarchy: ``title``, ``body`` or ``other``.
+
+    Declared with ``role:``; by default a text element showing the card's ``name`` field is
+    the title and one showing its ``text`` field is the body.
+    """
+    if el.role:
+        return el.role
+    return {"name": "title", "text": "body"}.get(el.field or "", "other")
 
 
 def fit_face(face: Face, ctx: dict[str, Any], game: Game) -> list[Fitted]:
-    """Fit every text element of ``face`` for one card (measuring only, no drawing)."""
+    """Fit every text element of ``face`` for one card (measuring only, no drawing).
+
+    The title is never set smaller than the body: when the title had to shrink below the
+    body's size, the body is refitted at most at the title's size (never below its own
+    ``min_size``; the check reports ``layout-hierarchy`` when that is not enough).
+    """
     fitted = []
     for el in face.elements:
         if el.kind != "text":
             continue
-        content = element_text(el, ctx)
-        if not content:
-            continue
-        _, _, bw, bh = el.box
-        if el.rotate in (90, 270):
-            bw, bh = bh, bw
-        fitted.append(Fitted(el, content, text.fit(content, el.style, bw, bh, game.icons)))
+        for copy in repeat.copies(el.box, el.repeat, ctx):
+            content = element_text(el, copy.ctx)
+            if not content:
+                continue
+            _, _, bw, bh = text_box(el, copy.box)
+            if el.rotate in (90, 270):
+                bw, bh = bh, bw
+            fitted.append(Fitted(el, content, text.fit(content, el.style, bw, bh, game.icons), copy.box,
+                                 copy.index, copy.ctx))
+    titles = [f.block.size for f in fitted if role(f.element) == "title"]
+    if titles:
+        cap = min(titles)
+        for f in fitted:
+            style = f.element.style
+            if role(f.element) == "body" and f.block.size > cap + 1e-9:
+                _, _, bw, bh = text_box(f.element, f.box)
+                if f.element.rotate in (90, 270):
+                    bw, bh = bh, bw
+                capped = replace(style, size=max(cap, style.min_size), min_size=min(style.min_size, max(cap, style.min_size)))
+                f.block = text.fit(f.text, capped, bw, bh, game.icons)
     return fitted
 
 
@@ -108,47 +150,88 @@ def draw_face(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: fl
         draw_ground(c, area, x, y, size, shape, _color(face.background, ctx),
                     _color(face.border_color, ctx) if face.border_width else None,
                     face.border_width, face.border_radius)
-    fits = {f.element.name: f for f in fit_face(face, ctx, game)}
+    fits = {(f.element.name, f.index): f for f in fit_face(face, ctx, game)}
     for el in face.elements:
-        bx, by, bwid, bht = el.box
-        ex, ey = x + bx, y + h - by - bht
-        if el.kind == "rect":
-            if el.when and not templates.expression(el.when)(**ctx):
+        for copy in repeat.copies(el.box, el.repeat, ctx):
+            if el.kind == "image":
+                _draw_image(c, el, copy, game, x, y, size, shape, stamp)
                 continue
-            if el.fill and not ink_saver:  # a fill reaching the trim runs on into the bleed
-                c.setFillColor(_color(el.fill, ctx))
-                c.roundRect(*to_bleed((ex, ey, bwid, bht), el.radius, (x, y), size, area), stroke=0, fill=1)
-            elif el.fill:
-                c.setFillColor(_color(el.fill, ctx))
-                c.roundRect(ex, ey, bwid, bht, el.radius, stroke=0, fill=1)
-            if el.stroke:  # an outline stays where the layout puts it
-                c.setStrokeColor(_color(el.stroke, ctx))
-                c.setLineWidth(el.stroke_width)
-                c.roundRect(ex, ey, bwid, bht, el.radius, stroke=1, fill=0)
-        elif el.kind == "icon":
-            if el.when and not templates.expression(el.when)(**ctx):
+            if el.kind == "table":
+                _draw_table(c, el, copy, game, x, y, h, stamp)
                 continue
-            name = templates.render(el.icon or "", ctx).strip()
-            icon = game.icons.get(name)
-            if icon is not None:
-                side = min(bwid, bht)
-                color = templates.render(el.style.icon_color, ctx).strip() if el.style.icon_color else None
-                stamp.draw(icon, ex + (bwid - side) / 2, ey + (bht - side) / 2, side, color or None)
-        elif el.kind == "text" and el.name in fits:
-            fitted = fits[el.name]
-            style = el.style
-            if "{" in style.color:
-                style = replace(style, color=templates.render(style.color, ctx).strip())
-            if style.icon_color and "{" in style.icon_color:
-                style = replace(style, icon_color=templates.render(style.icon_color, ctx).strip() or None)
-            c.saveState()
-            if el.rotate:
-                c.translate(ex + bwid / 2, ey + bht / 2)
-                c.rotate(el.rotate)
-                tw, th = (bht, bwid) if el.rotate in (90, 270) else (bwid, bht)
-                text.draw(c, fitted.block, style, -tw / 2, -th / 2, tw, th, stamp)
-            else:
-                text.draw(c, fitted.block, style, ex, ey, bwid, bht, stamp)
-            c.restoreState()
+            _draw_element(c, el, copy, fits.get((el.name, copy.index)), game, x, y, size, None if ink_saver else area, stamp)
     c.restoreState()
     return list(fits.values())
+
+
+def _draw_image(c: Canvas, el: Element, copy: repeat.Copy, game: Game, x: float, y: float,
+                size: tuple[float, float], shape: str, stamp: IconStamp) -> None:
+    """One copy of an image element; ``clip`` also clips it to the trim's shape."""
+    w, h = size
+    bx, by, bw, bh = copy.box
+    c.saveState()
+    if el.clip:
+        trim = c.beginPath()
+        if shape == "circle":
+            trim.ellipse(x, y, w, h)
+        else:
+            trim.rect(x, y, w, h)
+        c.clipPath(trim, stroke=0, fill=0)
+    image.draw(c, el, copy.ctx, game.root, (x + bx, y + h - by - bh, bw, bh), stamp)
+    c.restoreState()
+
+
+def _draw_table(c: Canvas, el: Element, copy: repeat.Copy, game: Game, x: float, y: float, h: float,
+                stamp: IconStamp) -> None:
+    if el.when and not templates.expression(el.when)(**copy.ctx):
+        return
+    bx, by, bw, bh = copy.box
+    fitted = table.fit(el, copy.ctx, bw, bh, game.icons)
+    table.draw(c, el, fitted, copy.ctx, x + bx, y + h - by - bh, bw, bh, stamp)
+
+
+def _draw_element(c: Canvas, el: Element, copy: repeat.Copy, fitted: Fitted | None, game: Game,
+                  x: float, y: float, size: tuple[float, float], area: tuple[float, float, float, float] | None,
+                  stamp: IconStamp) -> None:
+    """Draw one copy of ``el`` on a face whose trim's lower-left corner is (x, y) and size
+    (w, h) pt; a rect fill reaching the trim runs on to the bleed ``area`` (x, y, w, h) pt
+    when one is given (see :func:`cardforge.render.shapes.draw`)."""
+    ctx = copy.ctx
+    h = size[1]
+    bx, by, bwid, bht = copy.box
+    ex, ey = x + bx, y + h - by - bht
+    if el.kind in shapes.SHAPES:
+        if el.when and not templates.expression(el.when)(**ctx):
+            return
+        shapes.draw(c, el, ctx, ex, ey, bwid, bht, trim=(x, y, size, area) if area else None)
+    elif el.kind == "icon":
+        if el.when and not templates.expression(el.when)(**ctx):
+            return
+        name = templates.render(el.icon or "", ctx).strip()
+        icon = game.icons.get(name)
+        if icon is not None:
+            side = min(bwid, bht)
+            color = templates.render(el.style.icon_color, ctx).strip() if el.style.icon_color else None
+            stamp.draw(icon, ex + (bwid - side) / 2, ey + (bht - side) / 2, side, color or None)
+    elif el.kind == "text":
+        if (el.fill or el.stroke) and not (el.when and not templates.expression(el.when)(**ctx)):
+            shapes.draw(c, replace(el, kind="rect"), ctx, ex, ey, bwid, bht,  # the colour band, even under no text
+                        trim=(x, y, size, area) if area else None)
+        if fitted is None:
+            return
+        tx, ty, tw, th = text_box(el, copy.box)
+        ex, ey, bwid, bht = x + tx, y + h - ty - th, tw, th
+        style = el.style
+        if "{" in style.color:
+            style = replace(style, color=templates.render(style.color, ctx).strip())
+        if style.icon_color and "{" in style.icon_color:
+            style = replace(style, icon_color=templates.render(style.icon_color, ctx).strip() or None)
+        c.saveState()
+        if el.rotate:
+            c.translate(ex + bwid / 2, ey + bht / 2)
+            c.rotate(el.rotate)
+            tw, th = (bht, bwid) if el.rotate in (90, 270) else (bwid, bht)
+            text.draw(c, fitted.block, style, -tw / 2, -th / 2, tw, th, stamp)
+        else:
+            text.draw(c, fitted.block, style, ex, ey, bwid, bht, stamp)
+        c.restoreState()

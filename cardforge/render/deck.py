@@ -21,6 +21,7 @@ if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOpti
     from cardforge.model import Card, Game
     from cardforge.render.icons import IconStamp
     from cardforge.render.sheet import Sheet
+    from cardforge.render import tiles
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def back_face(card: Card, game: Game, layouts: LayoutSet) -> Face:
     """The face printed on the back of ``card``: its layout's own back or the shared back."""
     back_id = game.card_types[card.type].back
     if back_id == "own":
-        return layouts.by_type[card.type].back
+        return layouts.for_card(card).back
     return layouts.backs[back_id]
 
 
@@ -78,13 +79,15 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     """Write the deck PDF of ``game`` to ``out``; returns the number of pages.
 
     ``progress`` is called with the number of cards drawn after each sheet.
-    Raises :class:`~cardforge.render.sheet.ImpositionError` if a card size does not fit.
+    A card larger than the paper (a board) is tiled across pages with overlap and alignment
+    marks (see :mod:`cardforge.render.tiles`), its front tiles then its back tiles.
     """
     from reportlab.pdfgen.canvas import Canvas
 
     from cardforge.render import fonts
     from cardforge.render.icons import IconStamp
-    from cardforge.render.sheet import impose
+    from cardforge.render import tiles
+    from cardforge.render.sheet import ImpositionError
 
     canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
     canvas.setTitle(f"{game.title}: deck")
@@ -92,10 +95,22 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     canvas.setCreator("cardforge")
     stamp = IconStamp(canvas)
     groups = card_groups(game, layouts)
-    sheets = {key: sheet_for(key, options) for key in groups}
-    sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items())
+    sheets, boards = {}, {}
+    for key in groups:
+        try:
+            sheets[key] = sheet_for(key, options)
+        except ImpositionError:  # larger than the paper: a board, tiled across pages
+            boards[key] = tiles.plan(options.paper, key[0], options.orientation)
+    sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items() if key in sheets)
     sheet_no, pages, drawn = 0, 0, 0
     for key, cards in groups.items():
+        if key in boards:
+            for card in cards:
+                pages += _board(canvas, boards[key], card, game, layouts, stamp, options)
+                drawn += 1
+            if progress:
+                progress(drawn)
+            continue
         sheet = sheets[key]
         canvas.setPageSize(sheet.paper)
         for start in range(0, len(cards), sheet.per_sheet):
@@ -122,7 +137,7 @@ def card_groups(game: Game, layouts: LayoutSet) -> dict[tuple, list[Card]]:
     is imposed on sheets of its own."""
     groups: dict[tuple, list[Card]] = {}
     for card in copies(game):
-        layout = layouts.by_type[card.type]
+        layout = layouts.for_card(card)
         groups.setdefault((layout.size, layout.shape, layout.bleed), []).append(card)
     return groups
 
@@ -142,9 +157,14 @@ def sheet_notes(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Di
     from cardforge.diagnostics import diag
     from cardforge.units import MM
 
+    from cardforge.render.sheet import ImpositionError
+
     notes = []
     for key in card_groups(game, layouts):
-        sheet = sheet_for(key, options)
+        try:
+            sheet = sheet_for(key, options)
+        except ImpositionError:  # a board: tiled, not imposed
+            continue
         why = sheet.tight()
         if not why:
             continue
@@ -161,6 +181,26 @@ def sheet_notes(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Di
     return notes
 
 
+def _board(canvas: Canvas, tiling: "tiles.Tiling", card: Card, game: Game, layouts: LayoutSet, stamp: IconStamp,
+           options: DeckOptions) -> int:
+    """A board's front, then its back, each tiled across pages; returns the pages drawn."""
+    from cardforge.render import card as card_render
+    from cardforge.render import tiles
+    layout = layouts.for_card(card)
+    pages = 0
+    for side, face, ctx in (("front", layout.front, card_render.context(card, game)),
+                            ("back", back_face(card, game, layouts), back_context(card, game))):
+        if face is None or options.sides not in ("both", side + "s"):
+            continue
+
+        def draw(x: float, y: float, face=face, ctx=ctx) -> None:
+            card_render.draw_face(canvas, face, ctx, game, x, y, layout.size, stamp, bleed=0.0,
+                                  shape=layout.shape, ink_saver=options.ink_saver)
+
+        pages += tiles.draw_tiles(canvas, tiling, draw, f"{game.title} · {card.name} · {side}")
+    return pages
+
+
 def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: LayoutSet,
           stamp: IconStamp, options: DeckOptions, front: bool, label: str) -> None:
     """One page: the fronts of ``batch`` in slot order, or their backs behind them."""
@@ -169,7 +209,7 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
 
     shape = "rect"
     for i, card in enumerate(batch):
-        layout = layouts.by_type[card.type]
+        layout = layouts.for_card(card)
         shape = layout.shape
         bleed = sheet.bleeds(i, back=not front, flip=options.flip)
         if front:

@@ -11,18 +11,24 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
+from xml.etree import ElementTree
 
 from reportlab.lib.colors import HexColor, white
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.model import Icon
+from cardforge.paths import InputFileError, read_limited
 from cardforge.render import fonts
 
 if TYPE_CHECKING:  # reportlab.graphics is imported when SVG art is first drawn
     from reportlab.graphics.shapes import Drawing
+
+BADGE = 0.36  # a badge's type size, of the icon's size
+MIN_BADGE_PT = 6.0  # never smaller than this on the page
 
 RASTER_PX = 256  # for rasterise(): an icon is printed at most ~12 mm wide, 256 px is > 500 dpi
 
@@ -35,12 +41,55 @@ class IconError(Exception):
         self.svg = svg
 
 
-def _svg_text(svg: Path, color: str | None) -> str:
+MAX_SVG_BYTES = 2 * 1024 * 1024
+_LINK = re.compile(r"^\s*(#|data:)")
+
+
+def inspect_svg(svg: Path) -> tuple[str, str] | None:
+    """Why ``svg`` cannot be an icon, as ``(code, message)``, or None when it can.
+
+    The message completes "icon file X ..."; the code is ``file-special``,
+    ``file-too-large`` or ``icon-file``.
+    Refused: a file that is not a regular file or is over :data:`MAX_SVG_BYTES`, not UTF-8
+    (a PNG named .svg), not well-formed XML, not an ``<svg>``, declaring a DOCTYPE or
+    entities (which could expand without end or read other files), or linking anything
+    but its own fragments and ``data:`` URIs (no network, no other files).
+    """
     try:
-        text = svg.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise IconError(f"icon file {svg} cannot be read: {reason}", svg) from None
+        raw = read_limited(svg, MAX_SVG_BYTES)
+    except InputFileError as exc:
+        return exc.diagnostic.code, exc.diagnostic.message.removeprefix(str(svg)).strip()
+    except OSError as exc:
+        return "icon-file", f"cannot be read: {exc.strerror}"
+    if raw.startswith(b"\x89PNG"):
+        return "icon-file", "is a PNG image, not an SVG: save the icon as SVG (vector) or convert it"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return "icon-file", "is not an SVG (not UTF-8 text: an image of another format named .svg?)"
+    if "<!DOCTYPE" in text or "<!ENTITY" in text:
+        return "icon-file", "declares a DOCTYPE or entities; remove them (icons need neither)"
+    try:
+        root = ElementTree.fromstring(text)
+    except ElementTree.ParseError as exc:
+        return "icon-file", f"is not well-formed XML ({exc})"
+    if not root.tag.endswith("svg"):
+        return "icon-file", f"is not an SVG: its root element is <{root.tag.split('}')[-1]}>"
+    for el in root.iter():
+        for key, value in el.attrib.items():
+            if key.split("}")[-1] in ("href", "src") and not _LINK.match(value):
+                return "icon-file", f"links {value!r}; an icon must be self-contained (no other files, no network)"
+        if el.tag.split("}")[-1] == "style" and el.text and "url(" in el.text and not re.search(r"url\(\s*['\"]?(#|data:)", el.text):
+            return "icon-file", "loads a resource with url() in its style; an icon must be self-contained"
+    return None
+
+
+def _svg_text(svg: Path, color: str | None) -> str:
+    """The SVG's text (``currentColor`` -> ``color``), after :func:`inspect_svg`; raises :class:`IconError`."""
+    problem = inspect_svg(svg)
+    if problem:
+        raise IconError(f"icon file {svg} {problem[1]}", svg)
+    text = read_limited(svg, MAX_SVG_BYTES).decode("utf-8")
     return text.replace("currentColor", color) if color else text
 
 
@@ -87,7 +136,7 @@ def _png(svg_text: str, px: int) -> bytes:
     """PNG bytes of an SVG document, cached by its content."""
     import cairosvg  # slow to import (cairocffi): only when pixels are needed
 
-    return cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), output_width=px, output_height=px)
+    return cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), output_width=px, output_height=px, unsafe=False)
 
 
 class IconStamp:
@@ -97,32 +146,42 @@ class IconStamp:
         self.canvas = canvas
         self.defined: set[str] = set()
 
-    def form_name(self, icon: Icon, color: str | None = None) -> str:
+    def form_name(self, icon: Icon, color: str | None = None, badge: float = BADGE) -> str:
         color = color or icon.color
         name = f"icon-{icon.name}-{color.lstrip('#')}"
+        if icon.badge and badge != BADGE:
+            name += f"-b{round(badge * 100)}"
         if name not in self.defined:
-            self._define(name, icon, color)
+            self._define(name, icon, color, badge)
             self.defined.add(name)
         return name
 
-    def _define(self, name: str, icon: Icon, color: str) -> None:
+    def _define(self, name: str, icon: Icon, color: str, badge: float = BADGE) -> None:
         c = self.canvas
         c.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
         if icon.svg is not None:
             _draw_unit(c, drawing(icon.svg, color))
         if icon.badge:
+            r = badge * 2 / 3  # the disc behind the badge's figure
             c.setFillColor(white)
             c.setStrokeColor(HexColor(color))
             c.setLineWidth(0.06)
-            c.circle(0.76, 0.24, 0.24, stroke=1, fill=1)
+            c.circle(1 - r, r, r, stroke=1, fill=1)
             c.setFillColor(HexColor(color))
-            c.setFont(fonts.pdf_name("sans-bold"), 0.36)
-            c.drawCentredString(0.76, 0.115, icon.badge)
+            c.setFont(fonts.pdf_name("sans-bold"), badge)
+            c.drawCentredString(1 - r, r - badge * 0.35, icon.badge)
         c.endForm()
 
     def draw(self, icon: Icon, x: float, y: float, size: float, color: str | None = None) -> None:
-        """Stamp ``icon`` with its lower-left corner at (x, y) pt, ``size`` pt square."""
-        name = self.form_name(icon, color)
+        """Stamp ``icon`` with its lower-left corner at (x, y) pt, ``size`` pt square.
+
+        A badge (a figure on the icon) is drawn at 0.36 of the icon's size, or larger on a
+        small icon so that it never prints under :data:`MIN_BADGE_PT`.
+        """
+        badge = BADGE
+        if icon.badge and size * BADGE < MIN_BADGE_PT:
+            badge = min(0.6, round(MIN_BADGE_PT / size + 0.005, 2))
+        name = self.form_name(icon, color, badge)
         c = self.canvas
         c.saveState()
         c.translate(x, y)

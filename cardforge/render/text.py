@@ -46,6 +46,7 @@ class Piece:
     face: str
     width: float
     icon: Icon | None = None
+    scale: float = 1.0  # of the block's type size (a <small> or <big> span)
 
 
 @dataclass
@@ -55,9 +56,11 @@ class Line:
 
     def extents(self, size: float, icon_scale: float) -> tuple[float, float]:
         """(above, below) the baseline in pt: type ascent/descent, or an inline icon's."""
-        above, below = size * ASCENT, size * DESCENT
-        if any(p.kind == "icon" for p in self.pieces):
-            icon_h = size * icon_scale
+        big = max((p.scale for p in self.pieces), default=1.0)
+        above, below = size * ASCENT * big, size * DESCENT * big
+        icons = [p.scale for p in self.pieces if p.kind == "icon"]
+        if icons:
+            icon_h = size * icon_scale * max(icons)
             above, below = max(above, icon_h * (1 - ICON_DROP)), max(below, icon_h * ICON_DROP)
         return above, below
 
@@ -92,6 +95,12 @@ class Block:
     overflow_w: float = 0.0  # pt of the widest unbreakable word beyond the box width
     unknown_icons: tuple[str, ...] = ()
 
+    @property
+    def smallest(self) -> float:
+        """The smallest type size printed (pt): ``size``, or less inside a <small> span."""
+        scales = [p.scale for line in self.lines for p in line.pieces if p.kind == "text" and p.value.strip()]
+        return self.size * min(scales, default=1.0)
+
 
 def _words(runs: list[Run]) -> list[list[Run] | None]:
     """Runs regrouped into words (lists of runs with no space between); None is a hard break."""
@@ -112,7 +121,7 @@ def _words(runs: list[Run]) -> list[list[Run] | None]:
                     words.append(current)
                     current = []
                 if part:
-                    current.append(Run("text", part, run.bold, run.italic, run.offset))
+                    current.append(Run("text", part, run.bold, run.italic, run.offset, run.scale))
     if current:
         words.append(current)
     return words
@@ -121,46 +130,161 @@ def _words(runs: list[Run]) -> list[list[Run] | None]:
 def _pieces(word: list[Run], style: TextStyle, size: float, icons: dict[str, Icon], unknown: set[str]) -> list[Piece]:
     pieces = []
     for run in word:
+        k = run.scale
         if run.kind == "icon":
             icon = icons.get(run.value)
             if icon is None:
                 unknown.add(run.value)
                 text = "{" + run.value + "}"
                 face = fonts.styled(style.font, run.bold, run.italic)
-                pieces.append(Piece("text", text, face, fonts.width(text, face, size)))
+                pieces.append(Piece("text", text, face, fonts.width(text, face, size * k), scale=k))
             elif icon.text is not None:
                 face = fonts.styled(style.font, True, False)
-                pieces.append(Piece("text", icon.text, face, fonts.width(icon.text, face, size), icon))
+                pieces.append(Piece("text", icon.text, face, fonts.width(icon.text, face, size * k), icon, k))
             else:
-                pieces.append(Piece("icon", icon.name, "", size * style.icon_scale * 1.05, icon))
+                pieces.append(Piece("icon", icon.name, "", size * k * style.icon_scale * 1.05, icon, k))
         else:
             face = fonts.styled(style.font, run.bold, run.italic)
-            pieces.append(Piece("text", run.value, face, fonts.width(run.value, face, size)))
+            pieces.append(Piece("text", run.value, face, fonts.width(run.value, face, size * k), scale=k))
     return pieces
 
 
-def _wrap(words, style: TextStyle, size: float, box_w: float, icons, unknown) -> tuple[list[Line], float]:
-    space = fonts.width(" ", style.font, size)
-    lines = [Line()]
-    widest_word = 0.0
+def _symbolic(word: list[Run]) -> bool:
+    """A word of icons, operators and punctuation only ("{roll}", "<", "{speed}.", "=")."""
+    return all(run.kind == "icon" or not any(ch.isalnum() for ch in run.value) for run in word)
+
+
+def _glue(words) -> list[bool]:
+    """For each word, whether it binds to the word before it (never starts a line after it).
+
+    A symbolic word binds to its left neighbour, so "{roll} < {speed}" and "{speed}." stay
+    with the words they belong to and no line holds only icons and punctuation.
+    """
+    glue = []
+    for i, word in enumerate(words):
+        prev = words[i - 1] if i else None
+        glue.append(word is not None and prev is not None and _symbolic(word))
+    return glue
+
+
+def _measure(words, style: TextStyle, size: float, icons, unknown) -> list[tuple[list[Piece], float] | None]:
+    out = []
     for word in words:
         if word is None:
-            lines.append(Line())
+            out.append(None)
+        else:
+            pieces = _pieces(word, style, size, icons, unknown)
+            out.append((pieces, sum(p.width for p in pieces)))
+    return out
+
+
+def _break(measured, glue: list[bool], space: float, box_w: float) -> list[list[int]]:
+    """Greedy line breaking over measured words: lists of word indices, one per line.
+
+    A word that does not fit starts a new line; if it is glued to the words before it, the
+    glued chain moves down with it when the chain fits a line on its own.
+    """
+    lines: list[list[int]] = [[]]
+    width = 0.0
+    for i, item in enumerate(measured):
+        if item is None:
+            lines.append([])
+            width = 0.0
             continue
-        pieces = _pieces(word, style, size, icons, unknown)
-        w = sum(p.width for p in pieces)
-        widest_word = max(widest_word, w)
+        w = item[1]
         line = lines[-1]
-        needed = w + (space if line.pieces else 0)
-        if line.pieces and line.width + needed > box_w:
-            line = Line()
-            lines.append(line)
-            needed = w
-        if line.pieces:
-            line.pieces.append(Piece("text", " ", style.font, space))
-        line.pieces.extend(pieces)
-        line.width += needed
-    return lines, widest_word
+        if line and width + space + w > box_w:
+            k, nxt = len(line), i
+            while k > 0 and glue[nxt]:  # the words the new one is glued to move down with it
+                k -= 1
+                nxt = line[k]
+            chain = line[k:] if glue[i] else []
+            chain_w = sum(measured[j][1] for j in chain) + space * len(chain) + w
+            if chain and k > 0 and chain_w <= box_w:
+                del line[k:]
+                lines.append(chain + [i])
+                width = chain_w
+            else:
+                lines.append([i])
+                width = w
+            continue
+        width += (space if line else 0.0) + w
+        line.append(i)
+    return lines
+
+
+def _lines(indices: list[list[int]], measured, style: TextStyle, size: float) -> list[Line]:
+    space = fonts.width(" ", style.font, size)
+    lines = []
+    for idx in indices:
+        line = Line()
+        for i in idx:
+            if line.pieces:
+                line.pieces.append(Piece("text", " ", style.font, space))
+                line.width += space
+            line.pieces.extend(measured[i][0])
+            line.width += measured[i][1]
+        lines.append(line)
+    return lines
+
+
+RUNT = 0.25  # a last line narrower than this share of the box (or of one word) is a runt
+
+
+def _runt(line: list[int], measured, space: float, box_w: float) -> bool:
+    width = sum(measured[i][1] for i in line) + space * max(0, len(line) - 1)
+    return len(line) == 1 or width < RUNT * box_w
+
+
+def _unrunt(indices: list[list[int]], measured, glue, space: float, box_w: float) -> list[list[int]]:
+    """Rewrap each paragraph whose last line is a runt (one word, or very short) at a
+    narrower measure, when that keeps its number of lines and cures the runt."""
+    out: list[list[int]] = []
+    paragraph: list[list[int]] = []
+
+    def flush():
+        if len(paragraph) >= 2 and _runt(paragraph[-1], measured, space, box_w):
+            words = [i for ln in paragraph for i in ln]
+            sub = [measured[i] for i in words]
+            sub_glue = [glue[i] and n > 0 for n, i in enumerate(words)]
+            width = box_w
+            while width > box_w * 0.6:
+                width -= box_w * 0.02
+                trial = _break(sub, sub_glue, space, width)
+                if len(trial) > len(paragraph):
+                    break
+                if not _runt(trial[-1], sub, space, box_w):
+                    out.extend([[words[j] for j in ln] for ln in trial])
+                    paragraph.clear()
+                    return
+        out.extend(paragraph)
+        paragraph.clear()
+
+    for n, line in enumerate(indices):
+        if n > 0 and _hard_break_before(line, indices[n - 1], measured):
+            flush()
+        paragraph.append(line)
+    flush()
+    return out
+
+
+def _hard_break_before(line: list[int], previous: list[int], measured) -> bool:
+    """Whether a hard line break (a None word) lies between ``previous`` and ``line``."""
+    if not line or not previous:
+        return True
+    return any(measured[j] is None for j in range(previous[-1] + 1, line[0]))
+
+
+def _wrap(words, style: TextStyle, size: float, box_w: float, icons, unknown, final: bool = False
+          ) -> tuple[list[Line], float]:
+    space = fonts.width(" ", style.font, size)
+    measured = _measure(words, style, size, icons, unknown)
+    glue = _glue(words)
+    indices = _break(measured, glue, space, box_w)
+    if final:
+        indices = _unrunt(indices, measured, glue, space, box_w)
+    widest = max((m[1] for m in measured if m is not None), default=0.0)
+    return _lines(indices, measured, style, size), widest
 
 
 def fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[str, Icon]) -> Block:
@@ -179,6 +303,8 @@ def fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[str
         width = max((ln.width for ln in lines), default=0.0)
         fits = height <= box_h + 0.01 and widest <= box_w + 0.01
         if fits or size - STEP < style.min_size - 1e-9:
+            if fits:  # the same size, rewrapped so no paragraph ends on a runt (same line count)
+                lines = _trim_empty_edges(_wrap(words, style, size, box_w, icons, unknown, final=True)[0])
             return Block(lines, size, height, width, fits, max(0.0, height - box_h), max(0.0, widest - box_w),
                          tuple(sorted(unknown)))
         size = round(size - STEP, 4)
@@ -222,15 +348,17 @@ def draw(canvas: Canvas, block: Block, style: TextStyle, x: float, y: float, box
         run: list[Piece] = []  # consecutive text of one face and colour, drawn as one string
         run_x = cx
         for piece in line.pieces + [Piece("end", "", "", 0.0)]:
-            if run and (piece.kind != "text" or (piece.face, _ink(piece, color)) != (run[0].face, _ink(run[0], color))):
+            if run and (piece.kind != "text" or (piece.face, _ink(piece, color), piece.scale)
+                        != (run[0].face, _ink(run[0], color), run[0].scale)):
                 if run[-1].value == " ":
                     run.pop()
                 canvas.setFillColor(_ink(run[0], color))
-                canvas.setFont(fonts.pdf_name(run[0].face), size)
+                canvas.setFont(fonts.pdf_name(run[0].face), size * run[0].scale)
                 canvas.drawString(run_x, baseline, "".join(p.value for p in run))
                 run = []
             if piece.kind == "icon" and piece.icon is not None:
-                stamp.draw(piece.icon, cx + size * style.icon_scale * 0.025, baseline - icon_h * ICON_DROP, icon_h,
+                ih = icon_h * piece.scale
+                stamp.draw(piece.icon, cx + size * piece.scale * style.icon_scale * 0.025, baseline - ih * ICON_DROP, ih,
                            style.icon_color)  # a template colour is rendered by the caller
             elif piece.kind == "text" and (run or piece.value != " "):
                 if not run:

@@ -74,6 +74,8 @@ def _appendices(game: Game, styles: Styles, icons: IconImages, width: float) -> 
         out.append(Paragraph(f"<b>{html.escape(term)}</b>: {html.escape(spec['definition'])}", styles.body))
     out.append(Heading("Icon legend", styles.h1, 0, "Icon legend"))
     for name, icon in game.icons.items():
+        if not icon.legend:
+            continue  # decorative
         out.append(Paragraph(f"{icons.markup(name, styles.base * 1.3)}&nbsp;&nbsp;{html.escape(icon.label)}", styles.body))
     out += [PageBreak(), Heading("Appendix: every card", styles.h1, 0, "Appendix: every card"),
             Paragraph("Every card with its text as printed on it." + (f" {DESIGNED_NOTE}." if has_designed(game) else ""),

@@ -26,6 +26,7 @@ Raises nothing: template errors become ``rules-template`` diagnostics on the sou
 """
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,9 @@ from jinja2 import TemplateError, TemplateSyntaxError
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.load import display_path
 from cardforge.model import Game
-from cardforge.templates import environment
+from cardforge.budget import BudgetExceeded
+from cardforge.paths import InputFileError, read_limited, resolve_inside
+from cardforge.templates import TemplateFailure, environment, evaluate
 
 SOURCES = {"rulebook": "rulebook.md", "sheet": "sheet.md"}
 STRICT = environment(strict=True)
@@ -104,7 +107,7 @@ class Macros:
         return f"<!-- table: {table_id} -->\n" + title + "\n".join(lines)
 
     def icon_legend(self) -> str:
-        return "\n".join(f"- {{{name}}} {icon.label}" for name, icon in self.game.icons.items())
+        return "\n".join(f"- {{{name}}} {icon.label}" for name, icon in self.game.icons.items() if icon.legend)
 
     def glossary_list(self) -> str:
         return "\n".join(f"- **{term}**: {spec['definition']}" for term, spec in sorted(self.game.glossary.items()))
@@ -146,18 +149,30 @@ def render_source(game: Game, kind: str) -> tuple[str | None, list[Diagnostic]]:
     """The Markdown of the game's ``kind`` source ("rulebook" or "sheet"), or None if absent/broken."""
     path = source_path(game, kind)
     name = display_path(path)
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None, [diag("rules-missing", f"{game.slug} has no {SOURCES[kind]}", file=name,
                            hint=f"write the {kind} as Markdown with jinja2 in {name}")]
+    inside = resolve_inside(game.root, SOURCES[kind], file=name, what="rules source", must_exist=True)
+    if isinstance(inside, Diagnostic):
+        return None, [inside]
     try:
-        template = strict_template(path.read_text(encoding="utf-8"))
-        return template.render(Macros(game).context()), []
+        text = read_limited(path, display=name).decode("utf-8")
+        template = strict_template(text)
+        return evaluate(template.render, Macros(game).context()), []
+    except InputFileError as exc:
+        return None, [exc.diagnostic]
     except TemplateSyntaxError as exc:
         return None, [diag("rules-template", exc.message or str(exc), file=name, line=exc.lineno or 0)]
     except UnicodeDecodeError as exc:
         return None, [diag("rules-template", f"not UTF-8 text: {exc.reason}", file=name,
                            hint="save the file as UTF-8")]
-    except (TemplateError, KeyError, TypeError, ValueError) as exc:
+    except BudgetExceeded as exc:
+        return None, [diag("template-budget", f"{SOURCES[kind]} was stopped: {exc}", file=name,
+                           line=_template_line(exc), hint="the rules render the game's data once; simplify the template")]
+    except TemplateFailure as exc:
+        cause = exc.__cause__ or exc
+        return None, [diag("rules-template", str(exc), file=name, line=_template_line(cause))]
+    except (TemplateError, KeyError, TypeError, ValueError, OSError) as exc:
         line = _template_line(exc)
         return None, [diag("rules-template", f"{type(exc).__name__}: {exc}", file=name, line=line)]
 
@@ -167,8 +182,8 @@ def table_source_line(game: Game, kind: str, name: str) -> tuple[str, int]:
     table whose header names it; line 1 when it cannot be told."""
     path = source_path(game, kind)
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = read_limited(path, display=display_path(path)).decode("utf-8").splitlines()
+    except (OSError, UnicodeDecodeError, InputFileError):
         return display_path(path), 1
     call = re.compile(r"table\(\s*['\"]" + re.escape(name) + r"['\"]")
     first = name.split(" | ")[0].strip()

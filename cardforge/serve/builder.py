@@ -1,20 +1,22 @@
 """Writing ``output/<slug>/`` in a separate process, so a long build never delays the page.
 
 The preview's worker thread checks and draws a game in a fraction of a second; writing its
-PDFs takes seconds. :class:`Builder` runs :func:`cardforge.build.build_game` in one worker
+PDFs takes seconds. :class:`Builder` runs :func:`cardforge.incremental.build_games` in one worker
 process (spawned, so the server's threads are not forked), one build at a time, and when
-saves arrive during a build it runs only the newest afterwards.
+saves arrive during a build it runs only the newest afterwards. The worker runs at a lower
+priority (nice 10), so checking and drawing the next save is not slowed by a build.
 """
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
-from cardforge.build import BuildOptions, Project, build_game, compile_game
+from cardforge.build import BuildOptions, Project
 from cardforge.diagnostics import Diagnostic
 
 
@@ -24,9 +26,19 @@ def build_pack(root: str, slug: str, options: BuildOptions) -> tuple[list[str], 
     Returns the names of the files written (none when the build refused or failed) and the
     build's diagnostics.
     """
+    from cardforge.incremental import build_games
+
     project = Project(Path(root))
-    result = build_game(compile_game(project.cards / slug, project), project, options)
+    result = build_games(project, [project.cards / slug], options, jobs=1)[0]  # the incremental build
     return [p.name for p in result.written], result.diagnostics
+
+
+def _lower_priority() -> None:
+    """The worker process yields the processor to the server's check-and-draw thread."""
+    try:
+        os.nice(10)
+    except (AttributeError, OSError):  # not on POSIX
+        pass
 
 
 class Builder:
@@ -52,7 +64,8 @@ class Builder:
         if self._closed:
             return
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_lower_priority)
         generation = self._wanted.pop(slug)
         self._running[slug] = generation
         future = self._pool.submit(build_pack, str(self.root), slug, self.options)

@@ -5,7 +5,7 @@ each, so the page follows an edit as soon as there is something new to show:
 
 1. :func:`cardforge.build.compile_game` (load, errata, validate, check): the diagnostics;
 2. the card faces (:class:`~cardforge.serve.images.ImageCache`, only changed cards drawn);
-3. :func:`cardforge.build.build_game` (``output/<slug>/``), then its PDFs' pages as images.
+3. the incremental build (``output/<slug>/``, :mod:`cardforge.serve.builder`), then its PDFs' pages as images.
 
 A game with errors keeps its last good :class:`Snapshot` (faces, pages) beside the new
 diagnostics; nothing here parses a pack itself, and no error stops the worker.

@@ -1,0 +1,100 @@
+"""Layout fit: repeated elements whose data does not fit the space the layout gives them.
+
+A card's own ``layout:`` keys are validated here (``layout-invalid`` on the card's lines).
+
+Codes: ``layout-overflow`` (error) when a copy of a repeated element (``repeat:``) falls
+outside its ``within`` box (default: the card's trim), naming the card, the element and
+how many items the card has; nothing is silently dropped.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from cardforge.diagnostics import Diagnostic, diag
+from cardforge.layout import Face, Layout, LayoutSet, card_layout
+from cardforge.model import Card, Game
+from cardforge.render import card as card_render
+from cardforge import templates
+from cardforge.render import repeat, table
+from cardforge.units import to_mm
+from cardforge.render.deck import back_context, back_face
+
+
+def faces(card: Card, game: Game, layouts: LayoutSet) -> list[tuple[str, Face, dict[str, Any]]]:
+    """(side, face, template context) of every face printed for ``card``: front and back.
+
+    A shared back (``back:`` naming an entry of ``backs:``) is included with the back's
+    context, so it is measured like a front.
+    """
+    layout = layouts.for_card(card)
+    out = [("front", layout.front, card_render.context(card, game))]
+    back = back_face(card, game, layouts)
+    if back is not None:
+        out.append(("back", back, back_context(card, game)))
+    return out
+
+
+def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
+    if layouts is None:
+        return []
+    found = []
+    for card in game.cards:
+        if card.type not in layouts.by_type:
+            continue
+        if "layout" in card.data:  # the card's own layout keys, validated like a layout
+            custom, problems = card_layout(card, layouts)
+            found += problems
+            if custom is None:
+                continue
+        layout = layouts.for_card(card)
+        for side, face, ctx in faces(card, game, layouts):
+            found += _overflow(card, side, face, ctx, layout, layouts.file, game)
+    return found
+
+
+def _table(card: Card, side: str, el, ctx: dict, file: str, game: Game) -> list[Diagnostic]:
+    """``layout-overflow`` for a table that does not fit its box at its minimum type size."""
+    if el.when and not templates.expression(el.when)(**ctx):
+        return []
+    _, _, bw, bh = el.box
+    fitted = table.fit(el, ctx, bw, bh, game.icons)
+    if fitted.fits:
+        return []
+    need_w = sum(fitted.widths)
+    return [diag("layout-overflow",
+                 f"{card.type} card {card.name!r}: {side} table `{el.name}` ({fitted.rows} rows) does not fit its "
+                 f"{to_mm(bw):.1f} x {to_mm(bh):.1f} mm box at the minimum {fitted.size:g} pt "
+                 f"(it needs {to_mm(need_w):.1f} mm across, {to_mm(sum(fitted.heights)):.1f} mm down)",
+                 file=card.source.file, line=card.source.line(), card=card.name,
+                 hint=f"fewer rows, or a larger box or smaller min_size for `{el.name}` in {file} (line {el.line})")]
+
+
+def _overflow(card: Card, side: str, face: Face, ctx: dict, layout: Layout, file: str, game: Game) -> list[Diagnostic]:
+    found = []
+    w, h = layout.size
+    reported: set[str] = set()  # elements repeating over the same list overflow together: one report
+    for el in face.elements:
+        if el.kind == "table":
+            found += _table(card, side, el, ctx, file, game)
+        if el.repeat is None or el.repeat.over in reported:
+            continue
+        area = el.repeat.within or (0.0, 0.0, w, h)
+        try:
+            placed = repeat.copies(el.box, el.repeat, ctx)
+        except TypeError:
+            found.append(diag("layout-overflow", f"{card.type} card {card.name!r}: {side} `{el.name}` repeats over "
+                              f"`{el.repeat.over}`, which is not a list or a number on this card",
+                              file=card.source.file, line=card.source.line(), card=card.name,
+                              hint=f"see `{el.name}` in {file} (line {el.line})"))
+            continue
+        out = [c for c in placed if repeat.outside(c, area)]
+        if out:
+            reported.add(el.repeat.over)
+            fits = len(placed) - len(out)
+            found.append(diag(
+                "layout-overflow",
+                f"{card.type} card {card.name!r}: {side} `{el.name}` has {len(placed)} items but only "
+                f"{fits} fit its space; item {out[0].index + 1} onwards would print outside it",
+                file=card.source.file, line=card.source.line(), card=card.name,
+                hint=f"shorten the list, or give `{el.name}` in {file} (line {el.line}) a smaller step or a larger `within`"))
+    return found

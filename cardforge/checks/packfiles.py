@@ -1,0 +1,56 @@
+"""Pack files: every file in a game pack is one cardforge reads, or is named by one it reads.
+
+Code: ``file-unread`` (warning, on the file). cardforge reads game.yaml, errata.yaml, card
+files (``*.yaml``, ``*.csv``), sheet.md and rulebook.md; a file is also in use when
+game.yaml, a card file or the layout file names it (icons, images, an imported spreadsheet).
+Notes for people (``*.md`` such as ERRATA.md or an icon LICENSE.md, ``*.txt``) and hidden
+files are never reported. Anything else (a spreadsheet saved as .xls, a card file spelt
+``.yml``, a stray image) would otherwise be silently ignored.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from cardforge.paths import InputFileError, read_limited
+from cardforge.diagnostics import Diagnostic, diag
+from cardforge.layout import LayoutSet
+from cardforge.load import display_path
+from cardforge.model import Game
+
+READ = {"game.yaml", "errata.yaml", "sheet.md", "rulebook.md"}
+NOTES = {".md", ".txt"}
+HINTS = {".yml": "cardforge reads card files ending in .yaml: rename it",
+         ".xls": "save it as .xlsx or CSV, then `cardforge import` it (or keep the CSV in the pack)",
+         ".xlsx": "import it with `cardforge import`, or save it as CSV in the pack",
+         ".json": "import it with `cardforge import`"}
+
+
+def _texts(game: Game) -> str:
+    parts = []
+    for path in [game.root / "game.yaml", *(game.root.glob("*.yaml")),
+                 game.root.parent.parent / "layouts" / f"{game.slug}.yaml"]:
+        try:
+            parts.append(read_limited(path).decode("utf-8", "replace"))
+        except (OSError, InputFileError):  # the loader reports it; a FIFO is never opened
+            continue
+    return "\n".join(parts)
+
+
+def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
+    texts = None
+    found = []
+    for path in sorted(game.root.rglob("*")):
+        rel = path.relative_to(game.root)
+        if not path.is_file() or any(part.startswith(".") for part in rel.parts):
+            continue
+        if rel.parent == Path(".") and (rel.name in READ or path.suffix in (".yaml", ".csv")):
+            continue
+        if path.suffix.lower() in NOTES:
+            continue
+        texts = _texts(game) if texts is None else texts
+        if rel.as_posix() in texts or path.name in texts:
+            continue
+        found.append(diag("file-unread", f"cardforge does not read {rel.as_posix()}, and no file of the pack names it",
+                          file=display_path(path),
+                          hint=HINTS.get(path.suffix.lower(), "remove it, or name it in game.yaml (an icon's `svg:`) or the layout")))
+    return found

@@ -1,0 +1,121 @@
+"""Text: card text that would print wrong, found before printing.
+
+Codes, at the character's line and column in the card file:
+
+``text-control`` (error)
+    a control character (other than line break and tab) or a bidirectional override,
+    embedding or isolate (U+202A-U+202E, U+2066-U+2069): invisible in an editor, able to
+    reorder what a reader sees, and never meant for a printed card.
+``glyph-missing`` (error)
+    characters that no font of the card's layout can print (emoji, CJK with the shipped
+    DejaVu fonts): they would print as empty boxes. The message names the characters.
+``icon-unknown`` (error)
+    an icon token that is not one: ``{Sun}`` (icon names are lower case) or an unclosed
+    ``{sun``.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from cardforge.checks.common import TextField, card_texts
+from cardforge.diagnostics import Diagnostic, diag
+from cardforge.layout import LayoutSet
+from cardforge.model import Card, Game
+from cardforge.suggest import did_you_mean
+
+BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
+_BAD_TOKEN = re.compile(r"\{(?!\{)([^{}\s]*[A-Z][^{}\s]*)\}|\{([a-z0-9][a-z0-9-]*)(?=[^a-z0-9}-]|$)")
+
+
+@lru_cache(maxsize=None)
+def font_chars(face: str) -> frozenset[int]:
+    """The code points font ``face`` (a key of :data:`cardforge.render.fonts.FONTS`) has glyphs for."""
+    from reportlab.pdfbase import pdfmetrics
+
+    from cardforge.render import fonts
+
+    return frozenset(pdfmetrics.getFont(fonts.pdf_name(face)).face.charToGlyph)
+
+
+@lru_cache(maxsize=None)
+def _printable(faces: frozenset[str]) -> frozenset[int]:
+    return frozenset.intersection(*(font_chars(f) for f in faces))
+
+
+def _faces(card: Card, layouts: LayoutSet | None, field: str) -> set[str]:
+    """The fonts that print ``field`` of ``card`` (with their bold and italic faces)."""
+    from cardforge.render.fonts import FAMILIES, FAMILY_OF, FONTS
+
+    faces = set()
+    layout = layouts.by_type.get(card.type) if layouts else None
+    for face in (layout.front, layout.back) if layout else ():
+        for el in face.elements if face else ():
+            if el.kind == "text" and (el.field == field or (el.template and f"card.{field}" in el.template)):
+                faces.add(el.style.font)
+    faces = faces or {"sans"}  # with its bold and italic, which **markup** picks
+    return {f for face in faces for f in (FAMILIES[FAMILY_OF[face]] if face in FAMILY_OF else (face,)) if f in FONTS}
+
+
+def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
+    found = []
+    for card in game.cards:
+        fields = list(card_texts(card))
+        fields.append(TextField(card, ("name",), card.name))
+        for field in fields:
+            found += _control(field)
+            found += _glyphs(field, _faces(card, layouts, str(field.path[0])))
+            if field.path != ("name",):
+                found += _tokens(field, game)
+    return found
+
+
+def _where(field: TextField, offset: int) -> dict:
+    line, col = field.position(offset)
+    return dict(file=field.card.source.file, line=line, column=col, card=field.card.name)
+
+
+def _control(field: TextField) -> list[Diagnostic]:
+    for i, ch in enumerate(field.text):
+        code = ord(ch)
+        if code in BIDI or (unicodedata.category(ch) == "Cc" and ch not in "\n\t"):
+            name = unicodedata.name(ch, "control character")
+            return [diag("text-control", f"{field.card.type} card {field.card.name!r}: `{'/'.join(map(str, field.path))}` "
+                         f"holds U+{code:04X} ({name}), which is invisible and must not be printed",
+                         hint="delete the character (retype the text around it)", **_where(field, i))]
+    return []
+
+
+def _glyphs(field: TextField, faces: set[str]) -> list[Diagnostic]:
+    have = _printable(frozenset(faces))
+    missing = [(i, ch) for i, ch in enumerate(field.text)
+               if ord(ch) not in have and not ch.isspace() and unicodedata.category(ch) != "Cc" and ord(ch) not in BIDI]
+    if not missing:
+        return []
+    chars = "".join(dict.fromkeys(ch for _, ch in missing))
+    shown = ", ".join(f"{ch!r} U+{ord(ch):04X}" for ch in chars[:8]) + (" ..." if len(chars) > 8 else "")
+    return [diag("glyph-missing", f"{field.card.type} card {field.card.name!r}: `{'/'.join(map(str, field.path))}` has "
+                 f"{len(chars)} character{'s' if len(chars) != 1 else ''} the font{'s' if len(faces) > 1 else ''} "
+                 f"{', '.join(sorted(faces))} cannot print ({shown}); they would print as empty boxes",
+                 hint="replace them, draw them as an icon ({name}), or use a font that has them "
+                      "(README: Fonts for other scripts)", **_where(field, missing[0][0]))]
+
+
+def _tokens(field: TextField, game: Game) -> list[Diagnostic]:
+    found = []
+    for m in _BAD_TOKEN.finditer(field.text):
+        upper, unclosed = m.groups()
+        if upper is not None:
+            if upper.lower() not in game.icons and not re.fullmatch(r"[a-z0-9-]+", upper.lower()):
+                continue  # braces used as prose, not a token
+            message = f"the icon token {{{upper}}} is not lower case; icon names are written as declared"
+            hint = did_you_mean(upper.lower(), game.icons)
+        else:
+            if unclosed not in game.icons:
+                continue
+            message = f"the icon token {{{unclosed} is not closed with }}"
+            hint = f"write {{{unclosed}}}"
+        found.append(diag("icon-unknown", f"{field.card.type} card {field.card.name!r}: {message}", hint=hint,
+                          **_where(field, m.start())))
+    return found

@@ -1,0 +1,93 @@
+"""The last line of defence: an unexpected exception becomes one ``internal-error`` line.
+
+Every ``cardforge`` command runs inside :func:`guarded`. Bad input never gets here (it is
+a located diagnostic long before); what does is a bug in cardforge. The user sees one
+diagnostic asking them to report it, the full traceback goes to a log file
+(``$XDG_STATE_HOME/cardforge/`` or the temporary folder), and the command exits 2.
+"""
+from __future__ import annotations
+
+import functools
+import os
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+
+import click
+import typer
+
+from cardforge.diagnostics import diag
+
+# how commands end on purpose (exit codes, usage errors): not internal errors
+_PASS_THROUGH = (typer.Exit, typer.Abort, typer.BadParameter.__mro__[2], click.exceptions.Exit,
+                 click.exceptions.Abort, click.ClickException, KeyboardInterrupt, SystemExit)
+
+EXIT_INTERNAL = 2
+ISSUES = "https://github.com/cardforge/cardforge/issues"
+
+
+def _log_folder() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    folder = Path(base) / "cardforge"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if os.access(folder, os.W_OK):
+            return folder
+    except OSError:
+        pass
+    return Path(tempfile.gettempdir())
+
+
+def report_internal_error(exc: BaseException) -> Path | None:
+    """Write the traceback of ``exc`` to a log file and print the ``internal-error`` line.
+
+    Returns the log file's path (None when no log could be written).
+    """
+    text = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    log: Path | None = None
+    try:
+        fd, name = tempfile.mkstemp(prefix=time.strftime("internal-error-%Y%m%d-%H%M%S-"), suffix=".log",
+                                    dir=_log_folder())
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(f"cardforge {' '.join(sys.argv[1:])}\n\n{text}")
+        log = Path(name)
+    except OSError:
+        pass
+    where = f"the traceback is in {log}" if log else "no log file could be written:\n" + text
+    d = diag("internal-error", f"cardforge failed inside ({type(exc).__name__}: {str(exc)[:200]}); this is a bug, "
+             f"not a mistake in your files. Please report it at {ISSUES} with the command you ran; {where}")
+    print(d.format(), file=sys.stderr)
+    return log
+
+
+def guarded(func):
+    """Wrap a command so that an unexpected exception is reported and exits 2 (see module doc)."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except _PASS_THROUGH:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the point of this function
+            report_internal_error(exc)
+            raise typer.Exit(EXIT_INTERNAL) from None
+
+    return wrapper
+
+
+def guarded_typer():
+    """A ``typer.Typer`` class whose every ``@app.command()`` runs :func:`guarded`."""
+    class GuardedTyper(typer.Typer):
+        def command(self, *args, **kwargs):
+            register = super().command(*args, **kwargs)
+
+            def decorator(func):
+                register(guarded(func))
+                return func
+
+            return decorator
+
+    return GuardedTyper

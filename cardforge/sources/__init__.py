@@ -1,0 +1,9 @@
+"""Where card data comes from besides YAML card files: spreadsheets.
+
+``tables``   CSV, XLSX and JSON files read into tables of located cells
+``mapping``  how columns become card fields (game.yaml ``sources:`` or a mapping file)
+``convert``  rows -> card dicts, converted as each card type's schema says
+``importer`` ``cardforge import``: a spreadsheet into a YAML card file
+``csvcards`` CSV card files read directly by the loader (``cards/<slug>/*.csv``)
+``export``   ``cardforge export-cards``: the card database as CSV or XLSX
+"""

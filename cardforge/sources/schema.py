@@ -1,0 +1,15 @@
+"""The schema of a source mapping (``$defs/source_mapping`` of cardforge's game.yaml schema)."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from jsonschema import Draft202012Validator
+
+
+@lru_cache(maxsize=None)
+def mapping_validator() -> Draft202012Validator:
+    """A validator for a mapping file given to ``cardforge import --mapping``."""
+    from cardforge.schema_export import builtin_schema
+
+    game = builtin_schema("game")
+    return Draft202012Validator({"$ref": "#/$defs/source_mapping", "$defs": game["$defs"]})

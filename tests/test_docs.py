@@ -1,0 +1,79 @@
+"""The designer's reference (docs/) is in step with the layout and game schemas, read at run
+time: every key a schema knows is documented, and no documented key is unknown."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from cardforge.render.fonts import FONTS
+from cardforge.schema_export import builtin_schema
+from cardforge.templates import ENV
+from tests.conftest import REPO
+
+DOCS = REPO / "docs"
+KEY_ROW = re.compile(r"^\| `([a-z_]+)` \|", re.M)
+
+
+def schema_keys(schema) -> set[str]:
+    """Every property name anywhere in a JSON Schema."""
+    found: set[str] = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            for key, sub in (node.get("properties") or {}).items():
+                found.add(key)
+                walk(sub)
+            for key, sub in node.items():
+                if key != "properties":
+                    walk(sub)
+        elif isinstance(node, list):
+            for sub in node:
+                walk(sub)
+
+    walk(schema)
+    return found
+
+
+def enum_values(schema, key: str) -> set:
+    """The enum values of every property named ``key`` in a schema."""
+    found: set = set()
+
+    def walk(node):
+        if isinstance(node, dict):
+            sub = (node.get("properties") or {}).get(key)
+            if isinstance(sub, dict) and "enum" in sub:
+                found.update(sub["enum"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema)
+    return found
+
+
+@pytest.mark.parametrize("schema, doc", [("layout", "layout.md"), ("game", "game-yaml.md")])
+def test_every_schema_key_is_documented_and_every_documented_key_exists(schema, doc):
+    keys = schema_keys(builtin_schema(schema))
+    documented = set(KEY_ROW.findall((DOCS / doc).read_text(encoding="utf-8")))
+    assert keys - documented == set(), f"keys of {schema}.schema.yaml missing from docs/{doc}"
+    assert documented - keys == set(), f"docs/{doc} documents keys {schema}.schema.yaml does not know"
+
+
+def test_every_element_kind_font_and_filter_is_documented():
+    text = (DOCS / "layout.md").read_text(encoding="utf-8")
+    kinds = enum_values(builtin_schema("layout"), "kind")
+    assert kinds and all(f"- `{kind}`:" in text for kind in kinds), kinds
+    assert all(f"| {font} |" in text for font in FONTS)
+    ours = {"tally", "roman"} & set(ENV.filters)
+    assert ours == {"tally", "roman"} and all(f"| {name} |" in text for name in ours)
+
+
+def test_the_markup_reference_says_how_to_write_a_literal_star_and_brace():
+    from cardforge.markup import plain
+
+    text = (DOCS / "markup.md").read_text(encoding="utf-8")
+    assert "| `\\*` | a literal `*` |" in text and "| `\\{` | a literal `{`" in text
+    assert plain("Roll 2 dice \\* 3 \\{wood}") == "Roll 2 dice * 3 {wood}"  # what the page promises
