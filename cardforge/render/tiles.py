@@ -16,7 +16,7 @@ from reportlab.lib.colors import black, white
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.render import fonts
-from cardforge.render.sheet import MIN_MARGIN, PAPER_MM
+from cardforge.render.sheet import PRINTABLE, PAPER_MM
 from cardforge.units import MM
 
 OVERLAP = 10 * MM
@@ -56,7 +56,7 @@ def plan(paper: str, size: tuple[float, float], orientation: str = "auto") -> Ti
     best = None
     for name in names:
         w, h = options[name]
-        area = (w - 2 * MIN_MARGIN, h - 2 * MIN_MARGIN - 4 * MM)  # room for the label below
+        area = (w - 2 * PRINTABLE, h - 2 * PRINTABLE - 4 * MM)  # room for the label below
         cols = max(1, math.ceil((size[0] - OVERLAP) / (area[0] - OVERLAP)))
         rows = max(1, math.ceil((size[1] - OVERLAP) / (area[1] - OVERLAP)))
         tiling = Tiling((w, h), size, area, cols, rows)
@@ -67,7 +67,7 @@ def plan(paper: str, size: tuple[float, float], orientation: str = "auto") -> Ti
 
 def origin(tiling: Tiling) -> tuple[float, float]:
     """Lower-left corner (pt) of the tile area on the page."""
-    return MIN_MARGIN, MIN_MARGIN + 4 * MM
+    return PRINTABLE, PRINTABLE + 4 * MM
 
 
 def draw_tiles(canvas: Canvas, tiling: Tiling, draw_face, label: str) -> int:
@@ -103,7 +103,7 @@ def draw_tiles(canvas: Canvas, tiling: Tiling, draw_face, label: str) -> int:
             c.saveState()
             c.setFillColor(black)
             c.setFont(fonts.pdf_name("sans"), 7)
-            c.drawString(mx, MIN_MARGIN, f"{label} · tile row {row + 1}, column {col + 1} of {tiling.rows} x "
+            c.drawString(mx, PRINTABLE, f"{label} · tile row {row + 1}, column {col + 1} of {tiling.rows} x "
                                          f"{tiling.cols} · overlap {OVERLAP / MM:.0f} mm: match the crosshairs")
             c.restoreState()
             c.showPage()
