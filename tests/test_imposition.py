@@ -12,7 +12,7 @@ from cardforge.build import Project, compile_game
 from cardforge.render.deck import DeckOptions, card_groups, sheet_for
 from cardforge.render.sheet import PRINTABLE, TOKEN_GAP, impose
 from tests.conftest import make_project, run_cli
-from tests.test_all_packs import SLUGS
+from tests.conftest import SHIPPED as SLUGS
 
 MM = 72 / 25.4
 POKER = (63.5 * MM, 88.9 * MM)

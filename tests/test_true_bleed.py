@@ -13,7 +13,7 @@ from cardforge.export.faces import face_pdf, rasterise
 from cardforge.render.deck import DeckOptions, card_groups, sheet_for
 from cardforge.render.sheet import MIN_BLEED
 from tests.conftest import REPO
-from tests.test_all_packs import SLUGS
+from tests.conftest import SHIPPED as SLUGS
 
 MM = 72 / 25.4
 DPI = 300

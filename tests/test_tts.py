@@ -10,7 +10,7 @@ from PIL import Image
 from cardforge.build import Project, compile_game
 from cardforge.export.tts import POKER_MM, TYPE_CIRCLE, TYPE_RECTANGLE
 from tests.conftest import make_project, run_cli
-from tests.test_all_packs import SLUGS
+from tests.conftest import SHIPPED as SLUGS
 
 
 @pytest.fixture(scope="module")
