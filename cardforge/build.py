@@ -45,7 +45,7 @@ class Project:
 
     def packs(self, slugs: list[str] | None = None) -> tuple[list[Path], list[Diagnostic]]:
         """The pack folders named by ``slugs`` (all packs when empty), and a diagnostic per unknown slug."""
-        from cardforge.load import find_packs
+        from cardforge.paths import find_packs
 
         found = find_packs(self.cards)
         if not slugs:

@@ -1,4 +1,10 @@
-"""Command-line values converted without importing pydantic.
+"""The ``cardforge`` command started lean: only the command run is built, and its values
+are converted without importing pydantic.
+
+Typer builds every command of an application (reading each function's signature and
+annotations) before it runs one; :class:`LeanTyper` builds only the command named on the
+command line (every command when the line names none, asks for help, or names one that
+does not exist, so help and "no such command" read as usual).
 
 Recent Typer releases convert every parameter value through a pydantic ``TypeAdapter``,
 and importing pydantic costs about a fifth of a second: more than an unchanged
@@ -16,6 +22,7 @@ from __future__ import annotations
 
 import enum
 import re
+import sys
 from pathlib import Path
 from typing import Any, get_args, get_origin
 
@@ -30,6 +37,32 @@ except ImportError:  # pragma: no cover - an older Typer: nothing to replace
 _INT = re.compile(r"-?(0|[1-9][0-9]*)")  # what both read alike; anything else goes to Typer
 _FLOAT = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?")
 _UNSURE = object()  # the lean converter leaves the value to Typer's
+
+
+class LeanTyper(typer.Typer):
+    """A Typer application of :class:`LeanCommand` commands that builds only the command run."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("cls", LeanGroup)
+        super().__init__(*args, **kwargs)
+
+    def command(self, *args: Any, **kwargs: Any):
+        kwargs.setdefault("cls", LeanCommand)
+        return super().command(*args, **kwargs)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        line = kwargs.get("args", args[0] if args else None)
+        line = sys.argv[1:] if line is None else list(line)
+        named = [info for info in self.registered_commands
+                 if line and (info.name or typer.main.get_command_name(info.callback.__name__)) == line[0]]
+        if not named or self.registered_groups:
+            return super().__call__(*args, **kwargs)
+        every = self.registered_commands
+        self.registered_commands = named
+        try:
+            return super().__call__(*args, **kwargs)
+        finally:
+            self.registered_commands = every
 
 
 class LeanCommand(typer.core.TyperCommand):

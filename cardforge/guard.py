@@ -86,17 +86,12 @@ def guarded(func):
 
 
 def guarded_typer():
-    """A ``typer.Typer`` class whose every ``@app.command()`` runs :func:`guarded` and
-    converts its parameters without pydantic (:mod:`cardforge.cliparams`)."""
-    from cardforge.cliparams import LeanCommand, LeanGroup
+    """A ``typer.Typer`` class whose every ``@app.command()`` runs :func:`guarded`, started
+    lean (:class:`cardforge.cliparams.LeanTyper`)."""
+    from cardforge.cliparams import LeanTyper
 
-    class GuardedTyper(typer.Typer):
-        def __init__(self, *args, **kwargs):
-            kwargs.setdefault("cls", LeanGroup)
-            super().__init__(*args, **kwargs)
-
+    class GuardedTyper(LeanTyper):
         def command(self, *args, **kwargs):
-            kwargs.setdefault("cls", LeanCommand)
             register = super().command(*args, **kwargs)
 
             def decorator(func):

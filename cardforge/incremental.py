@@ -16,7 +16,7 @@ import os
 import shutil
 from collections.abc import Callable
 from contextlib import ExitStack
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -330,26 +330,31 @@ class _Pool:
     """A process pool (forked) with a queue for progress reports from its workers."""
 
     def __init__(self, jobs: int, progress: Progress | None, games: list[_Game]):
-        import multiprocessing
-
+        self.jobs = jobs
         self.report = _Report(progress, games)
-        context = multiprocessing.get_context("fork")
-        self.queue = context.SimpleQueue()
-        self.executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker,
-                                            initargs=(self.queue,))
+        self.executor = None  # started by the first task: a build served from the cache forks nothing
 
     def submit(self, fn, *args) -> Future:
+        if self.executor is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            context = multiprocessing.get_context("fork")
+            self.queue = context.SimpleQueue()
+            self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_worker,
+                                                initargs=(self.queue,))
         return self.executor.submit(fn, *args)
 
     def drain(self) -> None:
-        while not self.queue.empty():
+        while self.executor is not None and not self.queue.empty():
             self.report.put(self.queue.get())
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
         return False
 
 
