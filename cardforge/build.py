@@ -84,6 +84,13 @@ def compile_game(pack: Path, project: Project) -> Compiled:
 
     The returned game is the corrected one: what is checked is what is printed.
     """
+    from cardforge.budget import budget_session
+
+    with budget_session():  # thousands of templates are evaluated: their time limit's handler is installed once
+        return _compile(pack, project)
+
+
+def _compile(pack: Path, project: Project) -> Compiled:
     from cardforge.checks import run_checks
     from cardforge.errata import accept_findings, apply_errata
     from cardforge.layout import load_layouts
