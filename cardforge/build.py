@@ -86,8 +86,12 @@ def compile_game(pack: Path, project: Project) -> Compiled:
     """
     from cardforge.budget import budget_session
 
+    from cardforge import compiled
+
     with budget_session():  # thousands of templates are evaluated: their time limit's handler is installed once
-        return _compile(pack, project)
+        result = _compile(pack, project)
+    compiled.VALID.save()
+    return result
 
 
 def _compile(pack: Path, project: Project) -> Compiled:
