@@ -110,15 +110,29 @@ def validate(instance: Any, validator: Draft202012Validator, source: Source,
     return found
 
 
-@lru_cache(maxsize=None)
-def _game_schema_validator() -> Draft202012Validator:
+def builtin(name: str) -> dict[str, Any]:
+    """cardforge's own schema ``name`` (``game`` or ``layout``, ``schemas/<name>.schema.yaml``)
+    as a new dict (parsed once, then read from the user cache, :mod:`cardforge.compiled`)."""
     from importlib import resources
 
-    import yaml
+    from cardforge import compiled
+
+    raw = resources.files("cardforge").joinpath(f"schemas/{name}.schema.yaml").read_bytes()
+    digest = compiled.key("builtin-schema", raw)
+    schema = compiled.stored("builtin-schema", digest)
+    if schema is compiled.MISS:
+        import yaml
+
+        schema = yaml.load(raw.decode("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        compiled.store("builtin-schema", digest, schema)
+    return schema
+
+
+@lru_cache(maxsize=None)
+def _game_schema_validator() -> Draft202012Validator:
     from jsonschema import Draft202012Validator
 
-    text = resources.files("cardforge").joinpath("schemas/game.schema.yaml").read_text(encoding="utf-8")
-    return Draft202012Validator(yaml.safe_load(text))
+    return Draft202012Validator(builtin("game"))
 
 
 def validate_game_file(data: Any, source: Source) -> list[Diagnostic]:
