@@ -30,7 +30,7 @@ app = guarded_typer()(  # every command: an unexpected exception is `internal-er
          "Game packs live in cards/<game>/ (cards as YAML, validated against each card type's JSON Schema), "
          "card layouts in layouts/<game>.yaml, and everything printable is written to output/<game>/.",
     no_args_is_help=True, add_completion=False, rich_markup_mode="rich")
-err = Console(stderr=True)
+err = Console(stderr=True, emoji=False)  # a file or card named :fire: is printed as written
 
 
 class Paper(str, enum.Enum):

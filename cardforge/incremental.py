@@ -16,7 +16,7 @@ import os
 import shutil
 from collections.abc import Callable
 from contextlib import ExitStack
-from concurrent.futures import FIRST_COMPLETED, Future, wait
+from typing import TYPE_CHECKING
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +26,9 @@ from cardforge.cache import (CACHE_FOLDER, DIGESTS, Entry, Store, artefact_key, 
                              save_digests)
 from cardforge.diagnostics import Diagnostic, has_errors
 from cardforge.staging import STAGING_PREFIX, OutputError, build_lock, prepare
+
+if TYPE_CHECKING:  # imported when a task runs: a build served from the cache runs none
+    from concurrent.futures import Future
 
 Progress = Callable[[str, int, int], None]
 _CHECKS = "checks"  # the cache entry holding a game's diagnostics
@@ -75,6 +78,8 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
         for game in games:
             if game.plan(force, progress):
                 start(game)
+        if running:
+            from concurrent.futures import FIRST_COMPLETED, wait
         while running:
             done, _ = wait(running, timeout=0.1, return_when=FIRST_COMPLETED)
             pool.drain()
@@ -294,6 +299,8 @@ class _Inline:
         self.report = _Report(progress, games)
 
     def submit(self, fn, *args) -> Future:
+        from concurrent.futures import Future
+
         global _progress_queue
         future: Future = Future()
         _progress_queue = self.report
