@@ -24,9 +24,9 @@ HEAVY = ("reportlab", "PIL", "pypdfium2", "cairosvg", "cairocffi", "svglib", "pi
 DRAWING = ("reportlab", "PIL", "pypdfium2", "cairosvg", "cairocffi", "svglib", "pikepdf", "pypdf")
 
 
-def imported_by(*args: str, cwd: Path) -> tuple[int, set[str]]:
-    """Run ``cardforge ARGS`` as the installed command runs it, in a fresh Python; returns
-    its exit code and the top-level packages it imported."""
+def imported_by(*args: str, cwd: Path, cache: Path | None = None) -> tuple[int, set[str]]:
+    """Run ``cardforge ARGS`` as the installed command runs it, in a fresh Python (with the
+    user cache folder ``cache``); returns its exit code and the top-level packages it imported."""
     code = ("import json, sys\n"
             f"sys.argv = ['cardforge', *{list(args)!r}]\n"
             "from cardforge.cli import app\n"
@@ -36,7 +36,8 @@ def imported_by(*args: str, cwd: Path) -> tuple[int, set[str]]:
             "    status = exc.code or 0\n"
             "print(json.dumps([status, sorted({m.split('.')[0] for m in sys.modules})]))\n")
     proc = subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True,
-                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "HOME": str(cwd)})
+                          env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "HOME": str(cwd),
+                               "XDG_CACHE_HOME": str(cache or cwd / ".user-cache")})
     status, modules = json.loads(proc.stdout.strip().splitlines()[-1])
     return status, set(modules)
 
@@ -56,6 +57,18 @@ def test_an_unchanged_build_and_check_import_nothing_that_draws_or_compiles(proj
         status, modules = imported_by(*command, "--root", str(project), cwd=project)
         assert status == 0, command
         assert modules.isdisjoint(HEAVY), (command, sorted(modules & set(HEAVY)))
+
+
+def test_a_check_of_every_file_afresh_imports_nothing_that_draws(project, tmp_path):
+    """Text is measured and glyphs looked up from font metrics kept in the user cache: once
+    they are there, a check from scratch (--no-cache) loads no drawing library."""
+    cache = tmp_path / "user-cache"
+    status, _ = imported_by("check", "--no-cache", "--root", str(project), cwd=project, cache=cache)
+    assert status == 0
+    assert list((cache / "cardforge" / "metrics").iterdir())
+    status, modules = imported_by("check", "--no-cache", "--root", str(project), cwd=project, cache=cache)
+    assert status == 0
+    assert modules.isdisjoint(DRAWING), sorted(modules & set(DRAWING))
 
 
 def test_a_bad_value_is_reported_as_typer_reports_it(project):

@@ -31,12 +31,11 @@ _BAD_TOKEN = re.compile(r"\{(?!\{)([^{}\s]*[A-Z][^{}\s]*)\}|\{([a-z0-9][a-z0-9-]
 
 @lru_cache(maxsize=None)
 def font_chars(face: str) -> frozenset[int]:
-    """The code points font ``face`` (a key of :data:`cardforge.render.fonts.FONTS`) has glyphs for."""
-    from reportlab.pdfbase import pdfmetrics
-
+    """The code points font ``face`` (a key of :data:`cardforge.render.fonts.FONTS`) has glyphs for
+    (from its cached glyph widths, :func:`cardforge.render.fonts.chars`)."""
     from cardforge.render import fonts
 
-    return frozenset(pdfmetrics.getFont(fonts.pdf_name(face)).face.charToGlyph)
+    return fonts.chars(face)
 
 
 @lru_cache(maxsize=None)

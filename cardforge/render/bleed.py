@@ -15,8 +15,11 @@ a face's trim has its lower-left corner at (x, y) and measures ``size`` (w, h).
 """
 from __future__ import annotations
 
-from reportlab.lib.colors import Color
-from reportlab.pdfgen.canvas import Canvas
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # ReportLab is imported to draw: the checks, which only measure, never load it
+    from reportlab.lib.colors import Color
+    from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.units import MM
 

@@ -8,10 +8,9 @@ the trim on every side.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reportlab.lib.colors import HexColor
-from reportlab.pdfgen.canvas import Canvas
+from cardforge.render.colors import HexColor
 
 from cardforge import templates
 from cardforge.layout import Element, Face
@@ -19,6 +18,9 @@ from cardforge.model import Card, Game
 from cardforge.render import image, repeat, shapes, table, text
 from cardforge.render.bleed import bleed_area, draw_ground
 from cardforge.render.icons import IconStamp
+
+if TYPE_CHECKING:  # ReportLab is imported to draw: the checks, which only measure, never load it
+    from reportlab.pdfgen.canvas import Canvas
 
 
 def context(card: Card | None, game: Game) -> dict[str, Any]:

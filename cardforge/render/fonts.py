@@ -71,19 +71,38 @@ def width(text: str, face: str, size: float) -> float:
     return sum(get(ord(u), default) for u in text) * 0.001 * size
 
 
+def chars(face: str) -> frozenset[int]:
+    """The code points ``face`` has a glyph for (every one with a width in the font, as
+    ReportLab reads it), from the same cached glyph widths as :func:`width`: asking
+    neither parses the font file nor imports ReportLab."""
+    return frozenset(_metrics(face)[0])
+
+
+@lru_cache(maxsize=None)
+def _reportlab_stamp() -> str:
+    """The installed ReportLab, as the size and time of its ``__init__`` file (another
+    version changes them), read without importing it."""
+    from importlib.util import find_spec
+
+    spec = find_spec("reportlab")
+    try:
+        st = os.stat(spec.origin if spec and spec.origin else "")
+    except OSError:
+        return "none"
+    return f"{st.st_size:x}-{st.st_mtime_ns:x}"
+
+
 @lru_cache(maxsize=None)
 def _metrics(face: str) -> tuple[dict[int, float], float]:
     """(advance width of each code point, default width), in 1/1000 em, of ``face``.
 
     Kept in ``$XDG_CACHE_HOME/cardforge/metrics/`` (``~/.cache``) under the SHA-256 of the
-    font file and ReportLab's version; read from the TrueType file by ReportLab (and saved
+    font file and the installed ReportLab (:func:`_reportlab_stamp`); read from the TrueType file by ReportLab (and saved
     there, atomically) when absent or unreadable.
     """
-    import reportlab
-
     data = resources.files("cardforge").joinpath("fonts", FONTS[face]).read_bytes()
     folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardforge" / "metrics"
-    file = folder / f"{hashlib.sha256(data).hexdigest()[:32]}-reportlab-{reportlab.Version}.pickle"
+    file = folder / f"{hashlib.sha256(data).hexdigest()[:32]}-reportlab-{_reportlab_stamp()}.pickle"
     try:
         with open(file, "rb") as fh:
             widths, default = pickle.load(fh)

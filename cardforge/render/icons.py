@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.etree import ElementTree
 
-from reportlab.lib.colors import HexColor, white
-from reportlab.pdfgen.canvas import Canvas
+from cardforge.render.colors import HexColor
 
 from cardforge.model import Icon
 from cardforge.paths import InputFileError, read_limited
 from cardforge.render import fonts
 
 if TYPE_CHECKING:  # reportlab.graphics is imported when SVG art is first drawn
+    from reportlab.pdfgen.canvas import Canvas
     from reportlab.graphics.shapes import Drawing
 
 BADGE = 0.36  # a badge's type size, of the icon's size
@@ -163,6 +163,8 @@ class IconStamp:
             _draw_unit(c, drawing(icon.svg, color))
         if icon.badge:
             r = badge * 2 / 3  # the disc behind the badge's figure
+            from reportlab.lib.colors import white
+
             c.setFillColor(white)
             c.setStrokeColor(HexColor(color))
             c.setLineWidth(0.06)

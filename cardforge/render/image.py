@@ -15,14 +15,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reportlab.lib.colors import HexColor
-from reportlab.pdfgen.canvas import Canvas
+from cardforge.render.colors import HexColor
 
 from cardforge import templates
 from cardforge.render import fonts
 from cardforge.render.icons import IconError, IconStamp, drawing
+
+if TYPE_CHECKING:  # ReportLab is imported to draw: the checks, which only measure, never load it
+    from reportlab.pdfgen.canvas import Canvas
 
 RASTER = (".png", ".jpg", ".jpeg")
 FORMATS = RASTER + (".svg",)

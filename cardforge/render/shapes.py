@@ -11,13 +11,15 @@ the radius) inscribed in the box's ellipse with a point upwards, or the ``points
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reportlab.lib.colors import HexColor
-from reportlab.pdfgen.canvas import Canvas
+from cardforge.render.colors import HexColor
 
 from cardforge import templates
 from cardforge.render.bleed import to_bleed
+
+if TYPE_CHECKING:  # ReportLab is imported to draw: the checks, which only measure, never load it
+    from reportlab.pdfgen.canvas import Canvas
 
 SHAPES = ("rect", "line", "ellipse", "circle", "polygon")
 

@@ -11,15 +11,17 @@ fits, or the check reports ``layout-overflow``. Lengths in pt.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from reportlab.lib.colors import HexColor
-from reportlab.pdfgen.canvas import Canvas
+from cardforge.render.colors import HexColor
 
 from cardforge import templates
 from cardforge.model import Icon
 from cardforge.render import fonts, text
 from cardforge.render.icons import IconStamp
+
+if TYPE_CHECKING:  # ReportLab is imported to draw: the checks, which only measure, never load it
+    from reportlab.pdfgen.canvas import Canvas
 
 PAD = 1.5  # pt of space inside each cell, on every side
 

@@ -9,14 +9,17 @@ so what is reported is what is printed. All lengths are in points.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from reportlab.lib.colors import HexColor
-from reportlab.pdfgen.canvas import Canvas
+from cardforge.render.colors import HexColor
 
 from cardforge.markup import Run, parse
 from cardforge.model import Icon
 from cardforge.render import fonts
 from cardforge.render.icons import IconStamp
+
+if TYPE_CHECKING:  # ReportLab is imported to draw: the checks, which only measure, never load it
+    from reportlab.pdfgen.canvas import Canvas
 
 STEP = 0.25  # pt, the type-size step when shrinking to fit
 ASCENT = 0.76  # of the type size: DejaVu's cap height plus a little, for the first baseline
