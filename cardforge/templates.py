@@ -115,8 +115,16 @@ def template(source: str):
 
 @lru_cache(maxsize=4096)
 def _compiled_expression(source: str):
-    ENV.parse("{{ " + source + " }}")  # reject anything that is not one expression
-    return TemplateExpression(template("{% set result = (" + source + ") %}"), False)
+    from cardforge import compiled
+
+    verdict = compiled.key("jinja-expression", source)
+    known = verdict in compiled.VALID  # found to be one expression before: not parsed again
+    if not known:
+        ENV.parse("{{ " + source + " }}")  # reject anything that is not one expression
+    expression = TemplateExpression(template("{% set result = (" + source + ") %}"), False)
+    if not known:
+        compiled.VALID.add(verdict)
+    return expression
 
 
 def expression(source: str):

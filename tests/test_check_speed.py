@@ -92,3 +92,24 @@ def test_a_check_from_an_empty_or_a_filled_user_cache_reports_the_same(tmp_path,
     monkeypatch.setenv("CARDFORGE_NO_USER_CACHE", "1")
     assert [d.format() for d in compile_game(root / "cards" / "mini", project).diagnostics if d.code == "schema"] \
         == [d.format() for d in broken]
+
+
+def test_an_expression_parsed_before_is_not_parsed_again_and_a_bad_one_always_is(tmp_path, monkeypatch):
+    import jinja2
+
+    from cardforge import templates
+
+    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    templates._compiled_expression.cache_clear()
+    assert templates.expression("card.power > 2")(card={"power": 3}) is True
+    templates._compiled_expression.cache_clear()
+    parsed = []
+    real_parse = templates.ENV.parse
+    monkeypatch.setattr(templates.ENV, "parse", lambda source: parsed.append(source) or real_parse(source))
+    assert templates.expression("card.power > 2")(card={"power": 1}) is False
+    assert parsed == []  # known to be one expression
+    for _ in range(2):  # not one expression: refused every time
+        with pytest.raises(jinja2.TemplateSyntaxError):
+            templates.expression("1 }}{{ 2")
+    assert parsed == ["{{ 1 }}{{ 2 }}", "{{ 1 }}{{ 2 }}"]
+    templates._compiled_expression.cache_clear()
