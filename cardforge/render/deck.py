@@ -74,6 +74,24 @@ def back_context(card: Card, game: Game) -> dict:
     return ctx
 
 
+class Contexts:
+    """The template context of each card's front and back, made once per deck: every copy
+    of a card then draws from what its first copy worked out (see :mod:`cardforge.render.memo`)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.made: dict[tuple[int, bool], tuple[Card, dict]] = {}  # the card is kept: its id stays its own
+
+    def get(self, card: Card, back: bool) -> dict:
+        key = (id(card), back)
+        made = self.made.get(key)
+        if made is None:
+            from cardforge.render import card as card_render
+
+            made = self.made[key] = (card, back_context(card, self.game) if back else card_render.context(card, self.game))
+        return made[1]
+
+
 def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions = DeckOptions(),
                 progress: Callable[[int], None] | None = None) -> int:
     """Write the deck PDF of ``game`` to ``out``; returns the number of pages.
@@ -94,6 +112,7 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     canvas.setAuthor(game.meta.get("designer", ""))
     canvas.setCreator("cardforge")
     stamp = IconStamp(canvas)
+    contexts = Contexts(game)
     groups = card_groups(game, layouts)
     sheets, boards = {}, {}
     for key in groups:
@@ -106,7 +125,7 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     for key, cards in groups.items():
         if key in boards:
             for card in cards:
-                pages += _board(canvas, boards[key], card, game, layouts, stamp, options)
+                pages += _board(canvas, boards[key], card, game, layouts, stamp, options, contexts)
                 drawn += 1
             if progress:
                 progress(drawn)
@@ -118,11 +137,12 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
             sheet_no += 1
             label = f"{game.title} · deck · sheet {sheet_no} of {sheets_total}"
             if options.sides in ("both", "fronts"):
-                _side(canvas, sheet, batch, game, layouts, stamp, options, front=True, label=f"{label} · fronts")
+                _side(canvas, sheet, batch, game, layouts, stamp, options, contexts, front=True,
+                      label=f"{label} · fronts")
                 pages += 1
             if options.sides in ("both", "backs"):
                 turn = "duplex" if options.sides == "both" else "turn"
-                _side(canvas, sheet, batch, game, layouts, stamp, options, front=False,
+                _side(canvas, sheet, batch, game, layouts, stamp, options, contexts, front=False,
                       label=f"{label} · backs ({options.flip}-edge {turn})")
                 pages += 1
             drawn += len(batch)
@@ -182,14 +202,14 @@ def sheet_notes(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Di
 
 
 def _board(canvas: Canvas, tiling: "tiles.Tiling", card: Card, game: Game, layouts: LayoutSet, stamp: IconStamp,
-           options: DeckOptions) -> int:
+           options: DeckOptions, contexts: Contexts) -> int:
     """A board's front, then its back, each tiled across pages; returns the pages drawn."""
     from cardforge.render import card as card_render
     from cardforge.render import tiles
     layout = layouts.for_card(card)
     pages = 0
-    for side, face, ctx in (("front", layout.front, card_render.context(card, game)),
-                            ("back", back_face(card, game, layouts), back_context(card, game))):
+    for side, face, ctx in (("front", layout.front, contexts.get(card, back=False)),
+                            ("back", back_face(card, game, layouts), contexts.get(card, back=True))):
         if face is None or options.sides not in ("both", side + "s"):
             continue
 
@@ -202,7 +222,7 @@ def _board(canvas: Canvas, tiling: "tiles.Tiling", card: Card, game: Game, layou
 
 
 def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: LayoutSet,
-          stamp: IconStamp, options: DeckOptions, front: bool, label: str) -> None:
+          stamp: IconStamp, options: DeckOptions, contexts: Contexts, front: bool, label: str) -> None:
     """One page: the fronts of ``batch`` in slot order, or their backs behind them."""
     from cardforge.render import card as card_render
     from cardforge.render.sheet import crop_marks, cut_guide, scale_check
@@ -214,10 +234,10 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
         bleed = sheet.bleeds(i, back=not front, flip=options.flip)
         if front:
             x, y = sheet.slot(i)
-            face, ctx = layout.front, card_render.context(card, game)
+            face, ctx = layout.front, contexts.get(card, back=False)
         else:
             x, y = sheet.back_slot(i, options.flip, options.shift)
-            face, ctx = back_face(card, game, layouts), back_context(card, game)
+            face, ctx = back_face(card, game, layouts), contexts.get(card, back=True)
         card_render.draw_face(canvas, face, ctx, game, x, y, layout.size, stamp, bleed=bleed,
                               shape=layout.shape, ink_saver=options.ink_saver)
         if front and (options.cut_guides or layout.shape == "circle"):

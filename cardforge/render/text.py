@@ -15,7 +15,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.markup import Run, parse
 from cardforge.model import Icon
-from cardforge.render import fonts
+from cardforge.render import fonts, memo
 from cardforge.render.icons import IconStamp
 
 STEP = 0.25  # pt, the type-size step when shrinking to fit
@@ -321,13 +321,22 @@ def _trim_empty_edges(lines: list[Line]) -> list[Line]:
 def _ink(piece: Piece, default: HexColor) -> HexColor:
     """Text is drawn in the style's colour; a text icon ("<") in its own colour when it has one."""
     if piece.icon is not None and piece.icon.color != "#000000":
-        return HexColor(piece.icon.color)
+        return memo.color(piece.icon.color)
     return default
 
 
 def draw(canvas: Canvas, block: Block, style: TextStyle, x: float, y: float, box_w: float, box_h: float,
          stamp: IconStamp) -> None:
-    """Draw ``block`` in the box whose lower-left corner is (x, y) pt."""
+    """Draw ``block`` in the box whose lower-left corner is (x, y) pt.
+
+    Drawn once per canvas and block (every copy of a card fits its text to the same block)
+    and replayed elsewhere (:meth:`~cardforge.render.icons.IconStamp.replay`)."""
+    stamp.replay(("text", id(block), style, box_w, box_h), block, x, y,
+                 lambda: _draw(canvas, block, style, 0.0, 0.0, box_w, box_h, stamp))
+
+
+def _draw(canvas: Canvas, block: Block, style: TextStyle, x: float, y: float, box_w: float, box_h: float,
+          stamp: IconStamp) -> None:
     size = block.size
     top = y + box_h
     if style.valign == "middle":
@@ -335,7 +344,7 @@ def draw(canvas: Canvas, block: Block, style: TextStyle, x: float, y: float, box
     elif style.valign == "bottom":
         top -= max(0.0, box_h - block.height)
     offsets, _ = baselines(block.lines, size, style)
-    color = HexColor(style.color)
+    color = memo.color(style.color)
     icon_h = size * style.icon_scale
     for line, offset in zip(block.lines, offsets):
         baseline = top - offset
