@@ -29,6 +29,7 @@ from cardforge.staging import STAGING_PREFIX, OutputError, build_lock, prepare
 
 Progress = Callable[[str, int, int], None]
 _CHECKS = "checks"  # the cache entry holding a game's diagnostics
+_PAGES = "deck-pages"  # the folder of a game's deck page cache (see cardforge.render.pages)
 _COST = {"deck.pdf": 0, "reference.pdf": 1, "print-shop": 0, "tts": 0}  # slow outputs start first
 
 _progress_queue = None  # in a worker process: where deck progress is sent
@@ -70,7 +71,8 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
                 running[pool.submit(_compile, game.pack, project)] = (game, _CHECKS)
                 return
             for name in sorted(game.missing, key=lambda n: _COST.get(n, 2)):
-                running[pool.submit(_render, game.compiled, name, game.staging, options)] = (game, name)
+                running[pool.submit(_render, game.compiled, name, game.staging, options, game.page_cache(), jobs)] = (
+                    game, name)
 
         for game in games:
             if game.plan(force, progress):
@@ -202,6 +204,10 @@ class _Game:
             self.staging = staging_folder(self.project.output / self.slug)
         return bool(self.missing)
 
+    def page_cache(self) -> tuple[Path, Path] | None:
+        """(the folder of the game's deck page cache, the layouts folder), None without the cache."""
+        return (self.store.root / self.slug / _PAGES, self.project.layouts) if self.store is not None else None
+
     def claim(self) -> bool:
         """Make ``output/<slug>`` a writable folder and hold its lock until the build ends
         (:mod:`cardforge.staging`); False, with the result set to the diagnostic, when
@@ -276,13 +282,23 @@ def _compile(pack: Path, project: Project) -> Compiled:
     return compile_game(pack, project)
 
 
-def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions
-            ) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
-    """Render one output; returns (notes, None) or ([], the diagnostics of its failure)."""
+def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
+            pages: tuple[Path, Path] | None = None, jobs: int = 1) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
+    """Render one output; returns (notes, None) or ([], the diagnostics of its failure).
+    ``pages``: (the folder of the game's deck page cache, the layouts folder), or None for
+    no page cache; ``jobs``: processes the deck's sheets may be drawn by."""
     slug = compiled.game.slug
     report = (lambda n: _progress_queue.put((slug, n))) if _progress_queue is not None and name == "deck.pdf" else None
+    store = None
+    if pages is not None and name == "deck.pdf":
+        from cardforge.render.pages import PageStore, context_digest
+
+        try:
+            store = PageStore(pages[0], context_digest(compiled.game.root, pages[1]))
+        except OSError:  # an unreadable input: drawn without the page cache
+            store = None
     try:
-        return render_artefact(compiled, name, staging, options, report), None
+        return render_artefact(compiled, name, staging, options, report, pages=store, jobs=jobs), None
     except RenderError as exc:
         return [], exc.diagnostics
 

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOpti
     from cardforge.layout import Face, LayoutSet
     from cardforge.model import Card, Game
     from cardforge.render.icons import IconStamp
+    from cardforge.render.pages import PageStore
     from cardforge.render.sheet import Sheet
     from cardforge.render import tiles
 
@@ -93,26 +94,84 @@ class Contexts:
 
 
 def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions = DeckOptions(),
-                progress: Callable[[int], None] | None = None) -> int:
+                progress: Callable[[int], None] | None = None, pages: PageStore | None = None, jobs: int = 1) -> int:
     """Write the deck PDF of ``game`` to ``out``; returns the number of pages.
 
     ``progress`` is called with the number of cards drawn after each sheet.
     A card larger than the paper (a board) is tiled across pages with overlap and alignment
     marks (see :mod:`cardforge.render.tiles`), its front tiles then its back tiles.
+    ``pages``: the page cache; a sheet whose cards and inputs it holds is written from it,
+    and each sheet drawn is stored in it (see :mod:`cardforge.render.pages`). ``jobs``: with
+    more than one, the sheets to draw are shared out among that many processes (forked).
+    The PDF is byte-identical whatever ``pages`` holds and whatever ``jobs`` is.
     """
     from reportlab.pdfgen.canvas import Canvas
 
     from cardforge.render import fonts
-    from cardforge.render.icons import IconStamp
-    from cardforge.render import tiles
-    from cardforge.render.sheet import ImpositionError
+    from cardforge.render import pages as page_cache
 
     canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
     canvas.setTitle(f"{game.title}: deck")
     canvas.setAuthor(game.meta.get("designer", ""))
     canvas.setCreator("cardforge")
-    stamp = IconStamp(canvas)
-    contexts = Contexts(game)
+    page_cache.prepare(canvas)
+    drawer = _Drawer(canvas, game, layouts, options)
+    units = plan(game, layouts, options)
+    stored: dict[int, page_cache.Record] = {}
+    if pages is not None:
+        for i, unit in enumerate(units):
+            if unit.batch is not None:
+                unit.key = page_cache.sheet_key(pages.context, unit.label, unit.sheet, options, unit.batch)
+                found = pages.get(unit.key)
+                if found is not None:
+                    stored[i] = found
+    missing = [i for i, unit in enumerate(units) if unit.batch is not None and i not in stored]
+    pool, drawn_elsewhere = _pool(game, layouts, options, units, missing, jobs)
+    try:
+        pages_out, cards = 0, 0
+        for i, unit in enumerate(units):
+            rec = stored.get(i) or drawn_elsewhere(i)
+            if rec is not None:
+                for page in rec.pages:
+                    page_cache.replay(canvas, page, lambda name, specs=rec.specs: drawer.stamp.define(name, specs[name]))
+            else:
+                rec = drawer.unit(unit)
+            if pages is not None and rec is not None and i not in stored:
+                pages.put(unit.key, rec)
+            pages_out += unit.pages
+            cards += unit.cards
+            if progress:
+                progress(cards)
+    finally:
+        if pool is not None:
+            pool.terminate()
+    canvas.save()
+    if pages is not None:
+        pages.prune(keep_others=3 * len(units))
+    return pages_out
+
+
+@dataclass
+class Unit:
+    """What the deck prints next: one sheet (``batch``: its cards, fronts page then backs
+    page) or one board (``board``: the card, tiled); ``label`` is the sheet's page label."""
+
+    group: tuple
+    cards: int
+    pages: int
+    batch: list[Card] | None = None
+    board: Card | None = None
+    sheet: Sheet | None = None
+    tiling: object = None
+    label: str = ""
+    key: str = ""
+
+
+def plan(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Unit]:
+    """The deck's sheets and boards in print order (see :func:`card_groups`)."""
+    from cardforge.render import tiles
+    from cardforge.render.sheet import ImpositionError
+
     groups = card_groups(game, layouts)
     sheets, boards = {}, {}
     for key in groups:
@@ -121,35 +180,125 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
         except ImpositionError:  # larger than the paper: a board, tiled across pages
             boards[key] = tiles.plan(options.paper, key[0], options.orientation)
     sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items() if key in sheets)
-    sheet_no, pages, drawn = 0, 0, 0
+    sides = 2 if options.sides == "both" else 1
+    units, sheet_no = [], 0
     for key, cards in groups.items():
         if key in boards:
-            for card in cards:
-                pages += _board(canvas, boards[key], card, game, layouts, stamp, options, contexts)
-                drawn += 1
-            if progress:
-                progress(drawn)
+            units += [Unit(key, 1, 0, board=card, tiling=boards[key]) for card in cards]
             continue
         sheet = sheets[key]
-        canvas.setPageSize(sheet.paper)
         for start in range(0, len(cards), sheet.per_sheet):
             batch = cards[start:start + sheet.per_sheet]
             sheet_no += 1
-            label = f"{game.title} · deck · sheet {sheet_no} of {sheets_total}"
-            if options.sides in ("both", "fronts"):
-                _side(canvas, sheet, batch, game, layouts, stamp, options, contexts, front=True,
-                      label=f"{label} · fronts")
-                pages += 1
-            if options.sides in ("both", "backs"):
-                turn = "duplex" if options.sides == "both" else "turn"
-                _side(canvas, sheet, batch, game, layouts, stamp, options, contexts, front=False,
-                      label=f"{label} · backs ({options.flip}-edge {turn})")
-                pages += 1
-            drawn += len(batch)
-            if progress:
-                progress(drawn)
-    canvas.save()
-    return pages
+            units.append(Unit(key, len(batch), sides, batch=batch, sheet=sheet,
+                              label=f"{game.title} · deck · sheet {sheet_no} of {sheets_total}"))
+    return units
+
+
+class _Drawer:
+    """Draws units on one canvas, recording the sheets' pages."""
+
+    def __init__(self, canvas: Canvas, game: Game, layouts: LayoutSet, options: DeckOptions):
+        from cardforge.render.icons import IconStamp
+
+        self.canvas, self.game, self.layouts, self.options = canvas, game, layouts, options
+        self.stamp = IconStamp(canvas)
+        self.stamp.icons = game.icons
+        self.contexts = Contexts(game)
+
+    def unit(self, unit: Unit):
+        """Draw ``unit``; returns the record of its pages (None for a board, or a sheet that
+        cannot be replayed elsewhere)."""
+        from cardforge.render import pages as page_cache
+
+        c, options = self.canvas, self.options
+        if unit.board is not None:
+            unit.pages = _board(c, unit.tiling, unit.board, self.game, self.layouts, self.stamp, options, self.contexts)
+            return None
+        rec: page_cache.Record | None = page_cache.Record()
+        sides = []
+        if options.sides in ("both", "fronts"):
+            sides.append((True, f"{unit.label} · fronts"))
+        if options.sides in ("both", "backs"):
+            turn = "duplex" if options.sides == "both" else "turn"
+            sides.append((False, f"{unit.label} · backs ({options.flip}-edge {turn})"))
+        for front, label in sides:
+            c.setPageSize(unit.sheet.paper)
+            _side(c, unit.sheet, unit.batch, self.game, self.layouts, self.stamp, options, self.contexts,
+                  front=front, label=label)
+            page = page_cache.record(c, self.stamp.specs)
+            if page is None:
+                rec = None
+            elif rec is not None:
+                rec.pages.append(page)
+            page_cache.finish(c)
+        if rec is not None:
+            rec.specs = {name: self.stamp.specs[name] for page in rec.pages for name in page.forms}
+        return rec
+
+
+_POOL_JOB: tuple | None = None  # (game, layouts, options, units) in the forked workers
+_WORKER_DRAWER: _Drawer | None = None  # a worker's scratch canvas, kept for all its runs
+PARENT_SHARE = 0.85  # of an equal share of the sheets, what the process writing the PDF draws itself
+
+
+def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit], missing: list[int], jobs: int):
+    """(the pool, or None; a function giving the record a pool of ``jobs`` forked processes
+    drew for unit ``i``, or None when it did not draw it or it cannot be replayed).
+    The sheets ``missing`` are shared out in runs of consecutive sheets, taken in order."""
+    if jobs < 2 or len(missing) < 2 * jobs:
+        return None, lambda i: None
+    import multiprocessing
+
+    global _POOL_JOB
+    # this process draws the first share itself (it also writes the others' pages), the
+    # other jobs - 1 processes the rest, in runs of a few consecutive sheets
+    own = int(len(missing) * PARENT_SHARE / jobs)
+    rest = missing[own:]
+    size = max(1, min(8, len(rest) // (3 * (jobs - 1))))
+    chunks = [rest[k:k + size] for k in range(0, len(rest), size)]
+    _POOL_JOB = (game, layouts, options, units)
+    try:
+        pool = multiprocessing.get_context("fork").Pool(jobs - 1, initializer=_worker)
+    finally:
+        _POOL_JOB = None
+    results = pool.imap(_draw_chunk, chunks)
+    chunk_of = {i: n for n, chunk in enumerate(chunks) for i in chunk}
+    ready: dict[int, object] = {}
+    received = [0]
+
+    def drawn(i: int):
+        if i not in chunk_of:
+            return None
+        while chunk_of[i] >= received[0]:
+            ready.update(next(results))
+            received[0] += 1
+        return ready.pop(i, None)
+    return pool, drawn
+
+
+def _worker() -> None:
+    from cardforge.incremental import _die_with_parent
+
+    _die_with_parent()
+
+
+def _draw_chunk(indices: list[int]) -> dict[int, object]:
+    """In a worker: draw the sheets ``indices`` on a scratch canvas, returning their records."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render import fonts
+    from cardforge.render import pages as page_cache
+
+    global _WORKER_DRAWER
+    game, layouts, options, units = _POOL_JOB
+    if _WORKER_DRAWER is None:
+        canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
+        page_cache.prepare(canvas)
+        _WORKER_DRAWER = _Drawer(canvas, game, layouts, options)
+    return {i: _WORKER_DRAWER.unit(units[i]) for i in indices}
 
 
 def card_groups(game: Game, layouts: LayoutSet) -> dict[tuple, list[Card]]:
@@ -223,7 +372,8 @@ def _board(canvas: Canvas, tiling: "tiles.Tiling", card: Card, game: Game, layou
 
 def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: LayoutSet,
           stamp: IconStamp, options: DeckOptions, contexts: Contexts, front: bool, label: str) -> None:
-    """One page: the fronts of ``batch`` in slot order, or their backs behind them."""
+    """One page: the fronts of ``batch`` in slot order, or their backs behind them (the
+    caller ends the page)."""
     from cardforge.render import card as card_render
     from cardforge.render.sheet import crop_marks, cut_guide, scale_check
 
@@ -245,4 +395,3 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
     if shape != "circle" and (front or options.sides == "backs"):  # a backs-only print is cut from its own marks
         crop_marks(canvas, sheet)
     scale_check(canvas, sheet, label)
-    canvas.showPage()

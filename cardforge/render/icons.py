@@ -148,6 +148,8 @@ class IconStamp:
         self.canvas = canvas
         self.defined: set[str] = set()
         self.kept: dict = {}  # see replay()
+        self.specs: dict[str, tuple] = {}  # form name -> how define() draws it again
+        self.icons: dict[str, Icon] = {}  # the game's icons, for define()
 
     def form_name(self, icon: Icon, color: str | None = None, badge: float = BADGE) -> str:
         color = color or icon.color
@@ -159,7 +161,20 @@ class IconStamp:
             self.defined.add(name)
         return name
 
+    def define(self, name: str, spec: tuple) -> None:
+        """Define the form ``name`` as another canvas's stamp did (``spec`` from its
+        :attr:`specs`), unless this canvas has it already."""
+        if name in self.defined:
+            return
+        if spec[0] == "icon":
+            _, icon, color, badge = spec
+            self.form_name(self.icons[icon], color, badge)
+        else:
+            _, svg, color = spec
+            self.svg_form(Path(svg), color)
+
     def _define(self, name: str, icon: Icon, color: str, badge: float = BADGE) -> None:
+        self.specs[name] = ("icon", icon.name, color, badge)
         c = self.canvas
         c.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
         if icon.svg is not None:
@@ -216,7 +231,8 @@ class IconStamp:
                                   {k: v for k, v in c._shadingUsed.items() if k not in shadings})
         else:
             _, ops, forms, colors, shadings = kept
-            c._code.append(ops)
+            if ops:
+                c._code.append(ops)
             c._formsinuse.extend(forms)
             c._colorsUsed.update(colors)
             c._shadingUsed.update(shadings)
@@ -227,6 +243,7 @@ class IconStamp:
         d = drawing(svg, color)
         name = "svg-" + hashlib.sha1(f"{svg}|{color}".encode()).hexdigest()[:12]
         if name not in self.defined:
+            self.specs[name] = ("svg", str(svg), color)
             c = self.canvas
             c.beginForm(name, lowerx=0, lowery=0, upperx=d.width, uppery=d.height)
             _render(d, c)
