@@ -33,6 +33,7 @@ _PAGES = "deck-pages"  # the folder of a game's deck page cache (see cardforge.r
 _COST = {"deck.pdf": 0, "reference.pdf": 1, "print-shop": 0, "tts": 0}  # slow outputs start first
 
 _progress_queue = None  # in a worker process: where deck progress is sent
+_RECENT: dict[str, tuple[str, Compiled]] = {}  # slug -> (inputs key, the game last compiled from them)
 
 
 def default_jobs() -> int:
@@ -45,7 +46,8 @@ def default_jobs() -> int:
 
 def build_games(project: Project, packs: list[Path], options: BuildOptions = BuildOptions(), *,
                 force: bool = False, jobs: int = 1, use_cache: bool = True,
-                progress: Progress | None = None) -> list[BuildResult]:
+                progress: Progress | None = None, only: tuple[str, ...] | None = None,
+                deck_jobs: int | None = None) -> list[BuildResult]:
     """Build the game packs ``packs`` (folders of ``cards/``, see :meth:`Project.packs`) into
     ``project.output``; returns one :class:`BuildResult` per pack, in the order given.
 
@@ -54,13 +56,17 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
     writes every output afresh and neither reads nor writes ``output/.cache``.
     ``progress(slug, cards drawn, cards in all)`` is called as decks are drawn, and with
     the full count for a deck taken from the cache. A game with errors is not built unless
-    ``force`` (see :func:`cardforge.build.build_game`). Never raises for bad input: every
-    problem is a diagnostic in the results.
+    ``force`` (see :func:`cardforge.build.build_game`). ``only``: the outputs to build (by
+    name, see :func:`cardforge.build.artefacts`; the others are left as they are), so that
+    ``cardforge watch`` can put a new deck.pdf in place before drawing the rest. A game
+    compiled by an earlier call in this process from the same inputs is not compiled
+    again. ``deck_jobs``: processes a deck's sheets may be drawn by (default ``jobs``).
+    Never raises for bad input: every problem is a diagnostic in the results.
     """
     store = Store(project.output / CACHE_FOLDER) if use_cache else None
     if store:
         load_digests(store.root / DIGESTS)
-    games = [_Game(pack, project, options, store) for pack in packs]
+    games = [_Game(pack, project, options, store, only=only) for pack in packs]
     with ExitStack() as locks, _pool(jobs, progress, games) as pool:
         for game in games:
             game.locks = locks
@@ -68,11 +74,16 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
 
         def start(game: _Game) -> None:
             if game.compiled is None:
+                recent = _RECENT.get(game.slug)
+                if recent is not None and game.keys and recent[0] == game.keys[_CHECKS]:
+                    if game.compiled_now(recent[1], force, progress):
+                        start(game)
+                    return
                 running[pool.submit(_compile, game.pack, project)] = (game, _CHECKS)
                 return
             for name in sorted(game.missing, key=lambda n: _COST.get(n, 2)):
-                running[pool.submit(_render, game.compiled, name, game.staging, options, game.page_cache(), jobs)] = (
-                    game, name)
+                running[pool.submit(_render, game.compiled, name, game.staging, options, game.page_cache(),
+                                    deck_jobs or jobs)] = (game, name)
 
         for game in games:
             if game.plan(force, progress):
@@ -138,6 +149,7 @@ class _Game:
     project: Project
     options: BuildOptions
     store: Store | None
+    only: tuple[str, ...] | None = None
     slug: str = ""
     keys: dict[str, str] = field(default_factory=dict)
     hits: dict[str, Entry] = field(default_factory=dict)
@@ -153,7 +165,7 @@ class _Game:
 
     def __post_init__(self):
         self.slug = self.pack.name
-        self.names = [name for name, _ in artefacts(self.options)]
+        self.names = [name for name, _ in artefacts(self.options) if self.only is None or name in self.only]
 
     def plan(self, force: bool, progress: Progress | None) -> bool:
         """Look the game up in the cache; True when it needs compiling (or rendering)."""
@@ -185,6 +197,8 @@ class _Game:
     def compiled_now(self, compiled: Compiled, force: bool, progress: Progress | None) -> bool:
         """The game is compiled: store its diagnostics; True when outputs must be rendered."""
         self.compiled = compiled
+        if self.keys:
+            _RECENT[self.slug] = (self.keys[_CHECKS], compiled)
         self.diagnostics = list(compiled.diagnostics)
         loaded = compiled.game is not None and compiled.layouts is not None
         self.total = compiled.game.total() if compiled.game else 0

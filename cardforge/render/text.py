@@ -291,8 +291,38 @@ def fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[str
     """Set ``text`` (card markup) in a ``box_w`` x ``box_h`` pt box, shrinking to fit.
 
     Tries ``style.size`` down to ``style.min_size``; returns the first size that fits, or
-    the minimum size with ``fits=False`` and the overflow in pt.
+    the minimum size with ``fits=False`` and the overflow in pt. The result is shared:
+    the same text, style, box and icons give the same :class:`Block` object for the rest
+    of the process (the checks, the deck and a rebuild in ``cardforge watch`` fit each
+    text once); it must not be modified.
     """
+    key = (text, style, box_w, box_h, _icons_key(icons))
+    block = _FITS.get(key)
+    if block is None:
+        if len(_FITS) >= FITS_KEPT:
+            _FITS.pop(next(iter(_FITS)))  # the oldest
+        block = _FITS[key] = _fit(text, style, box_w, box_h, icons)
+    return block
+
+
+FITS_KEPT = 8192  # fitted blocks kept per process
+_FITS: dict[tuple, "Block"] = {}
+_ICON_KEYS: dict[int, tuple[dict, tuple]] = {}  # id(icons) -> (icons, their content), the dict kept so its id stays its own
+
+
+def _icons_key(icons: dict[str, Icon]) -> tuple:
+    """What a fit depends on in a game's icons: each icon's name and every field."""
+    known = _ICON_KEYS.get(id(icons))
+    if known is not None and known[0] is icons and len(known[1]) == len(icons):
+        return known[1]
+    key = tuple((name, repr(icon)) for name, icon in sorted(icons.items()))
+    if len(_ICON_KEYS) > 64:
+        _ICON_KEYS.clear()
+    _ICON_KEYS[id(icons)] = (icons, key)
+    return key
+
+
+def _fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[str, Icon]) -> Block:
     words = _words(parse(text))
     unknown: set[str] = set()
     size = style.size
