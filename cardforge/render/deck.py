@@ -110,27 +110,26 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     from cardforge.render import fonts
     from cardforge.render import pages as page_cache
 
+    units = plan(game, layouts, options)
+    stored: set[int] = set()
+    if pages is not None:
+        for i, unit in enumerate(units):
+            if unit.batch is not None:
+                unit.key = page_cache.sheet_key(pages.context, unit.label, unit.sheet, options, unit.batch)
+                if pages.has(unit.key):
+                    stored.add(i)
+    missing = [i for i, unit in enumerate(units) if unit.batch is not None and i not in stored]
     canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
     canvas.setTitle(f"{game.title}: deck")
     canvas.setAuthor(game.meta.get("designer", ""))
     canvas.setCreator("cardforge")
     page_cache.prepare(canvas)
     drawer = _Drawer(canvas, game, layouts, options)
-    units = plan(game, layouts, options)
-    stored: dict[int, page_cache.Record] = {}
-    if pages is not None:
-        for i, unit in enumerate(units):
-            if unit.batch is not None:
-                unit.key = page_cache.sheet_key(pages.context, unit.label, unit.sheet, options, unit.batch)
-                found = pages.get(unit.key)
-                if found is not None:
-                    stored[i] = found
-    missing = [i for i, unit in enumerate(units) if unit.batch is not None and i not in stored]
     pool, drawn_elsewhere = _pool(game, layouts, options, units, missing, jobs)
     try:
         pages_out, cards = 0, 0
         for i, unit in enumerate(units):
-            rec = stored.get(i) or drawn_elsewhere(i)
+            rec = (pages.get(unit.key) if i in stored else None) or drawn_elsewhere(i)
             if rec is not None:
                 for page in rec.pages:
                     page_cache.replay(canvas, page, lambda name, specs=rec.specs: drawer.stamp.define(name, specs[name]))
@@ -198,13 +197,15 @@ def plan(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Unit]:
 class _Drawer:
     """Draws units on one canvas, recording the sheets' pages."""
 
-    def __init__(self, canvas: Canvas, game: Game, layouts: LayoutSet, options: DeckOptions):
+    def __init__(self, canvas: Canvas, game: Game, layouts: LayoutSet, options: DeckOptions,
+                 contexts: Contexts | None = None):
         from cardforge.render.icons import IconStamp
 
         self.canvas, self.game, self.layouts, self.options = canvas, game, layouts, options
         self.stamp = IconStamp(canvas)
         self.stamp.icons = game.icons
-        self.contexts = Contexts(game)
+        self.contexts = contexts or Contexts(game)
+        self.sheets = 0
 
     def unit(self, unit: Unit):
         """Draw ``unit``; returns the record of its pages (None for a board, or a sheet that
@@ -215,6 +216,7 @@ class _Drawer:
         if unit.board is not None:
             unit.pages = _board(c, unit.tiling, unit.board, self.game, self.layouts, self.stamp, options, self.contexts)
             return None
+        self.sheets += 1
         rec: page_cache.Record | None = page_cache.Record()
         sides = []
         if options.sides in ("both", "fronts"):
@@ -239,6 +241,7 @@ class _Drawer:
 
 _POOL_JOB: tuple | None = None  # (game, layouts, options, units) in the forked workers
 _WORKER_DRAWER: _Drawer | None = None  # a worker's scratch canvas, kept for all its runs
+WORKER_SHEETS = 128  # sheets a worker's scratch canvas holds before it starts another
 PARENT_SHARE = 0.85  # of an equal share of the sheets, what the process writing the PDF draws itself
 
 
@@ -294,10 +297,10 @@ def _draw_chunk(indices: list[int]) -> dict[int, object]:
 
     global _WORKER_DRAWER
     game, layouts, options, units = _POOL_JOB
-    if _WORKER_DRAWER is None:
+    if _WORKER_DRAWER is None or _WORKER_DRAWER.sheets >= WORKER_SHEETS:  # a fresh scratch canvas now and then
         canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
         page_cache.prepare(canvas)
-        _WORKER_DRAWER = _Drawer(canvas, game, layouts, options)
+        _WORKER_DRAWER = _Drawer(canvas, game, layouts, options, _WORKER_DRAWER.contexts if _WORKER_DRAWER else None)
     return {i: _WORKER_DRAWER.unit(units[i]) for i in indices}
 
 

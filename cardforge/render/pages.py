@@ -27,6 +27,7 @@ import os
 import pickle
 import re
 import tempfile
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -182,11 +183,15 @@ class PageStore:
         self.context = context
         self.used: set[str] = set()
 
+    def has(self, key: str) -> bool:
+        return (self.folder / f"{key}.pickle").is_file()
+
     def get(self, key: str) -> Record | None:
+        """The sheet stored under ``key``, or None (a missing or damaged entry is a miss)."""
         try:
-            with open(self.folder / f"{key}.pickle", "rb") as fh:
-                found = pickle.load(fh)
-        except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError, AttributeError, ImportError):
+            found = pickle.loads(zlib.decompress((self.folder / f"{key}.pickle").read_bytes()))
+        except (OSError, EOFError, zlib.error, pickle.UnpicklingError, ValueError, TypeError, AttributeError,
+                ImportError, IndexError):
             return None
         if not isinstance(found, Record):
             return None
@@ -200,7 +205,7 @@ class PageStore:
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.folder)
             with os.fdopen(fd, "wb") as fh:
-                pickle.dump(rec, fh, protocol=pickle.HIGHEST_PROTOCOL)
+                fh.write(zlib.compress(pickle.dumps(rec, protocol=pickle.HIGHEST_PROTOCOL), 1))
             os.replace(tmp, self.folder / f"{key}.pickle")
         except OSError:
             return
@@ -230,3 +235,4 @@ def _mtime(path: Path) -> int:
         return path.stat().st_mtime_ns
     except OSError:
         return 0
+
