@@ -123,7 +123,7 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     canvas.setTitle(f"{game.title}: deck")
     canvas.setAuthor(game.meta.get("designer", ""))
     canvas.setCreator("cardforge")
-    page_cache.prepare(canvas)
+    page_cache.prepare(canvas, page_cache.faces(layouts))
     drawer = _Drawer(canvas, game, layouts, options)
     pool, drawn_elsewhere = _pool(game, layouts, options, units, missing, jobs)
     try:
@@ -299,7 +299,7 @@ def _draw_chunk(indices: list[int]) -> dict[int, object]:
     game, layouts, options, units = _POOL_JOB
     if _WORKER_DRAWER is None or _WORKER_DRAWER.sheets >= WORKER_SHEETS:  # a fresh scratch canvas now and then
         canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
-        page_cache.prepare(canvas)
+        page_cache.prepare(canvas, page_cache.faces(layouts))
         _WORKER_DRAWER = _Drawer(canvas, game, layouts, options, _WORKER_DRAWER.contexts if _WORKER_DRAWER else None)
     return {i: _WORKER_DRAWER.unit(units[i]) for i in indices}
 

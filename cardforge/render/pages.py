@@ -45,13 +45,30 @@ _FONT_REF = re.compile(r"/(F\d+)\+(\d+) ")
 _GSTATE = re.compile(r"/gRLs\d+ gs")
 
 
-def prepare(canvas: Canvas) -> None:
-    """Register every shipped font with ``canvas`` in a fixed order, each with its first
-    subset filled with the fixed characters, before anything is drawn."""
+def faces(layouts) -> tuple[str, ...]:
+    """The shipped faces a deck drawn with ``layouts`` may print, in :data:`fonts.FONTS`
+    order: every family a layout's text or table names (all four of its styles, for
+    **bold** and *italic*), and sans and sans bold (page labels, icon badges)."""
+    used = {"sans", "sans-bold"}
+    sides = [face for layout in layouts.by_type.values() for face in (layout.front, layout.back) if face is not None]
+    for face in sides + list(layouts.backs.values()):
+        for el in face.elements:
+            for name in (el.style.font, el.header_font):
+                if name in fonts.FONTS:
+                    used.add(name)
+                    used.update(fonts.FAMILIES[fonts.FAMILY_OF.get(name, "sans")])
+    return tuple(face for face in fonts.FONTS if face in used)
+
+
+def prepare(canvas: Canvas, faces: tuple[str, ...] = tuple(fonts.FONTS)) -> None:
+    """Register the shipped ``faces`` with ``canvas`` in :data:`fonts.FONTS` order, each
+    with its first subset filled with the fixed characters, before anything is drawn (a
+    face drawn later, as a one-card layout may, is registered then and its pages are
+    not recorded)."""
     from reportlab.pdfbase import pdfmetrics
 
     doc = canvas._doc
-    for face in fonts.FONTS:
+    for face in faces:
         font = pdfmetrics.getFont(fonts.pdf_name(face))
         font.splitString(" ", doc)  # creates the font's state in this document
         state = font.state[doc]
@@ -62,11 +79,12 @@ def prepare(canvas: Canvas) -> None:
             if ord(ch) in glyphs and ord(ch) not in state.assignments:
                 font.splitString(ch, doc)
         font.getSubsetInternalName(0, doc)
+    canvas._cardforge_prepared = [doc.fontMapping[fonts.pdf_name(face)].lstrip("/") for face in faces]
 
 
 def _allowed_fonts(canvas: Canvas) -> set[str]:
-    doc = canvas._doc
-    return {doc.fontMapping[fonts.pdf_name(face)].lstrip("/") for face in fonts.FONTS if fonts.pdf_name(face) in doc.fontMapping}
+    """The internal names of the faces :func:`prepare` registered with ``canvas``."""
+    return set(getattr(canvas, "_cardforge_prepared", ()))
 
 
 @dataclass
