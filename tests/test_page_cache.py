@@ -116,3 +116,26 @@ def test_a_damaged_cache_entry_is_a_miss_and_no_cache_writes_none(tmp_path, monk
     assert result.ok
     assert len(drawn) == 1  # the damaged sheet, drawn again; the others replayed
     assert (root / "output" / SLUG / "deck.pdf").read_bytes() == clean
+
+
+def test_a_sheet_that_fails_in_a_worker_fails_the_deck_as_it_does_in_one_process(tmp_path, monkeypatch):
+    """The error a build reports (an icon that cannot be drawn) comes out of render_deck,
+    whichever process met it first."""
+    from cardforge.render.icons import IconError
+
+    project = Project(make_project(tmp_path, SLUG))
+    compiled = compile_game(project.cards / SLUG, project)
+    game = replace(compiled.game, cards=[replace(c, quantity=c.quantity * 3) for c in compiled.game.cards])
+    units = plan(game, compiled.layouts, deck_render.DeckOptions())
+    last = units[-1].label  # drawn by the worker with two processes
+    original = deck_render._Drawer.unit
+
+    def unit(self, u):
+        if u.label == last:
+            raise IconError("icon file broken.svg cannot be drawn", Path("broken.svg"))
+        return original(self, u)
+
+    monkeypatch.setattr(deck_render._Drawer, "unit", unit)
+    for jobs in (1, 2):
+        with pytest.raises(IconError, match="broken.svg"):
+            render_deck(game, compiled.layouts, tmp_path / f"deck-{jobs}.pdf", jobs=jobs)

@@ -287,7 +287,8 @@ def _worker() -> None:
 
 
 def _draw_chunk(indices: list[int]) -> dict[int, object]:
-    """In a worker: draw the sheets ``indices`` on a scratch canvas, returning their records."""
+    """In a worker: draw the sheets ``indices`` on a scratch canvas, returning their records
+    (up to the first that fails: the parent draws that one and the rest itself)."""
     import io
 
     from reportlab.pdfgen.canvas import Canvas
@@ -301,7 +302,14 @@ def _draw_chunk(indices: list[int]) -> dict[int, object]:
         canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
         page_cache.prepare(canvas, page_cache.faces(layouts))
         _WORKER_DRAWER = _Drawer(canvas, game, layouts, options, _WORKER_DRAWER.contexts if _WORKER_DRAWER else None)
-    return {i: _WORKER_DRAWER.unit(units[i]) for i in indices}
+    drawn = {}
+    for i in indices:
+        try:
+            drawn[i] = _WORKER_DRAWER.unit(units[i])
+        except Exception:  # noqa: BLE001 - the sheet is left to the parent, which raises the same error where it is reported
+            _WORKER_DRAWER = None  # its canvas may be mid-page
+            break
+    return drawn
 
 
 def card_groups(game: Game, layouts: LayoutSet) -> dict[tuple, list[Card]]:
