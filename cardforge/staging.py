@@ -13,8 +13,7 @@ import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
-from cardforge.diagnostics import Diagnostic, diag
-from cardforge.load import display_path
+from cardforge.diagnostics import Diagnostic, diag, display_path
 
 STAGING_PREFIX = ".build-"
 
