@@ -13,7 +13,7 @@ from collections.abc import Callable
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import (charts, components, counts, faces, glossary, icons, images, layoutfit, markup, packfiles,
+from cardforge.checks import (charts, common, components, counts, faces, glossary, icons, images, layoutfit, markup, packfiles,
                               playertext, references, rulenumbers, rules, rulesource, stacks, text, textfit, values)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
@@ -49,6 +49,7 @@ def run_checks(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     sane = layouts
     if insane:  # measuring a zero-size card or a 10,000 pt font is pointless (and slow)
         sane = dataclasses.replace(layouts, by_type={t: lay for t, lay in layouts.by_type.items() if t not in insane})
-    for name, check in FAMILIES.items():
-        found += check(game, layouts if name == "values" else sane)
+    with common.shared_contexts():
+        for name, check in FAMILIES.items():
+            found += check(game, layouts if name == "values" else sane)
     return found

@@ -1,11 +1,13 @@
-"""Helpers shared by check families: walking card text with its source positions."""
+"""Helpers shared by check families: walking card text with its source positions, and
+the template contexts of card faces, shared by the families that evaluate templates."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from cardforge.model import Card
+from cardforge.model import Card, Game
 
 NOT_TEXT = {"name", "type", "source", "note", "provisional", "quantity"}
 
@@ -59,3 +61,43 @@ def icon_keys(card: Card, icons: set[str]) -> set[str]:
 
     walk({k: v for k, v in card.data.items() if k not in NOT_TEXT})
     return found
+
+
+_contexts: dict[tuple[int, str], tuple[Card, dict]] | None = None  # while the checks of a game run
+
+
+@contextmanager
+def shared_contexts():
+    """While this block runs, :func:`front` and :func:`back` give one context per card and
+    side, so what one check family works out from it (templates, ``when:`` tests, text
+    fits: :class:`cardforge.render.memo.Context`) the others read back, not again."""
+    global _contexts
+    outer, _contexts = _contexts, {}
+    try:
+        yield
+    finally:
+        _contexts = outer
+
+
+def front(card: Card, game: Game) -> dict:
+    """What the card's front templates see (:func:`cardforge.render.card.context`)."""
+    from cardforge.render.card import context
+
+    return _shared(card, "front", lambda: context(card, game))
+
+
+def back(card: Card, game: Game) -> dict:
+    """What its back templates see (:func:`cardforge.render.deck.back_context`)."""
+    from cardforge.render.deck import back_context
+
+    return _shared(card, "back", lambda: back_context(card, game))
+
+
+def _shared(card: Card, side: str, make) -> dict:
+    if _contexts is None:
+        return make()
+    key = (id(card), side)
+    kept = _contexts.get(key)
+    if kept is None or kept[0] is not card:
+        kept = _contexts[key] = (card, make())  # the card is kept alive with its context: ids stay unique
+    return kept[1]

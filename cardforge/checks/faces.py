@@ -16,12 +16,13 @@ import re
 from jinja2 import TemplateSyntaxError
 
 from cardforge import templates
+from cardforge.checks import common
 from cardforge.budget import BudgetExceeded
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import Element, Face, LayoutSet
 from cardforge.model import Card, Game
-from cardforge.render import card as card_render
-from cardforge.render.deck import back_context, back_face
+from cardforge.render import memo
+from cardforge.render.deck import back_face
 from cardforge.suggest import did_you_mean
 
 COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -43,14 +44,14 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         if layout is None:
             continue
         where = ("layouts", layout.name)
-        faces = [(layout.front, card_render.context(card, game), where)]
+        faces = [(layout.front, common.front(card, game), where)]
         back_id = game.card_types[card.type].back
         try:
             back = back_face(card, game, layouts)
         except KeyError:
             back = None  # a missing back is layout-missing, reported by loading
         if back is not None:
-            faces.append((back, back_context(card, game), where + ("back",) if back_id == "own" else ("backs", back_id)))
+            faces.append((back, common.back(card, game), where + ("back",) if back_id == "own" else ("backs", back_id)))
         for face, ctx, path in faces:
             _face(face, ctx, card, game, layouts, found, _key_line(layouts, path))
     return list(found.values())
@@ -86,9 +87,9 @@ def _face(face: Face, ctx: dict, card: Card, game: Game, layouts: LayoutSet, fou
 
     def run(what: str, source: str, is_expression: bool = False):
         try:
-            if is_expression:
-                return templates.expression(source)(**ctx)
-            return templates.render(source, ctx)
+            if is_expression:  # remembered in the context, for the other families (and they for this one)
+                return memo.holds(source, ctx)
+            return memo.rendered(source, ctx)
         except TemplateSyntaxError as exc:
             report((line, what, "syntax"), "layout-invalid", f"the {what} {source!r} does not parse: {exc.message}")
         except BudgetExceeded as exc:

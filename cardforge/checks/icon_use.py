@@ -12,11 +12,13 @@ from __future__ import annotations
 from jinja2 import TemplateError
 
 from cardforge import templates
+from cardforge.checks import common
 from cardforge.layout import Element, Face, LayoutSet
 from cardforge.markup import icons_in
 from cardforge.budget import BudgetExceeded
 from cardforge.templates import TemplateFailure
 from cardforge.model import Game
+from cardforge.render import memo
 
 
 def _needs_rendering(el: Element) -> bool:
@@ -33,7 +35,7 @@ def _face_icons(face: Face, ctx: dict, used: set[str], coloured: set[str]) -> No
         if not _needs_rendering(el):
             continue  # static names and card fields are counted by checks.icons directly
         try:
-            if el.when and not templates.expression(el.when)(**ctx):
+            if not memo.holds(el.when, ctx):
                 continue
             names = _element_icons(el, ctx)
         except (TemplateError, TemplateFailure, BudgetExceeded, TypeError, ValueError, KeyError, AttributeError):
@@ -45,23 +47,20 @@ def _face_icons(face: Face, ctx: dict, used: set[str], coloured: set[str]) -> No
 
 def _element_icons(el: Element, ctx: dict) -> set[str]:
     if el.kind == "icon" and el.icon:
-        return {templates.render(el.icon, ctx).strip()}
+        return {memo.rendered(el.icon, ctx)}
     if el.kind != "text":
         return set()
     if el.field:
         value = ctx["card"].get(el.field)
         text = "" if value is None else str(value)
     else:
-        text = templates.render(el.template or "", ctx)
+        text = memo.rendered(el.template, ctx)
     return {name for name, _ in icons_in(text)}
 
 
 def drawn(game: Game, layouts: LayoutSet | None) -> tuple[set[str], set[str]]:
     """``(used, coloured)``: icon names the layouts draw for some card, and those of them
     drawn with a layout's ``icon_color``."""
-    from cardforge.render.card import context
-    from cardforge.render.deck import back_context
-
     used: set[str] = set()
     coloured: set[str] = set()
     if layouts is None:
@@ -70,8 +69,8 @@ def drawn(game: Game, layouts: LayoutSet | None) -> tuple[set[str], set[str]]:
         layout = layouts.by_type.get(card.type)
         if layout is None:
             continue
-        _face_icons(layout.front, context(card, game), used, coloured)
+        _face_icons(layout.front, common.front(card, game), used, coloured)
         back = layout.back if game.card_types[card.type].back == "own" else layouts.backs.get(game.card_types[card.type].back)
         if back is not None:
-            _face_icons(back, back_context(card, game), used, coloured)
+            _face_icons(back, common.back(card, game), used, coloured)
     return used, coloured

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from cardforge.checks import common
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import Face, Layout, LayoutSet, card_layout
 from cardforge.model import Card, Game
@@ -17,7 +18,7 @@ from cardforge.render import card as card_render
 from cardforge import templates
 from cardforge.render import repeat, table
 from cardforge.units import to_mm
-from cardforge.render.deck import back_context, back_face
+from cardforge.render.deck import back_face
 
 
 def faces(card: Card, game: Game, layouts: LayoutSet) -> list[tuple[str, Face, dict[str, Any]]]:
@@ -27,10 +28,10 @@ def faces(card: Card, game: Game, layouts: LayoutSet) -> list[tuple[str, Face, d
     context, so it is measured like a front.
     """
     layout = layouts.for_card(card)
-    out = [("front", layout.front, card_render.context(card, game))]
+    out = [("front", layout.front, common.front(card, game))]
     back = back_face(card, game, layouts)
     if back is not None:
-        out.append(("back", back, back_context(card, game)))
+        out.append(("back", back, common.back(card, game)))
     return out
 
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 from jinja2 import TemplateError
 
 from cardforge.budget import BudgetExceeded
+from cardforge.checks import common
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.templates import TemplateFailure
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.render import card as card_render
-from cardforge.render.deck import back_context, back_face
+from cardforge.render.deck import back_face
 from cardforge.units import to_mm
 
 
@@ -36,7 +37,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         if card.type not in layouts.by_type:
             continue
         layout = layouts.for_card(card)
-        ctx = card_render.context(card, game)
+        ctx = common.front(card, game)
         faces = [("front", layout.front, ctx)]
         back = back_face(card, game, layouts)
         if back is not None and game.card_types[card.type].back == "own":
@@ -101,7 +102,7 @@ def _typography(card, side: str, fits: list, layouts: LayoutSet) -> list[Diagnos
 def _shared_back(card, back_id: str, game: Game, layouts: LayoutSet) -> list[Diagnostic]:
     """``text-overflow`` of a shared back, placed on the element's line in the layout file."""
     found = []
-    for fitted in card_render.fit_face(layouts.backs[back_id], back_context(card, game), game):
+    for fitted in card_render.fit_face(layouts.backs[back_id], common.back(card, game), game):
         block, el = fitted.block, fitted.element
         if block.fits:
             continue
