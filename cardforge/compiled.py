@@ -159,10 +159,11 @@ class Verdicts:
     def save(self) -> None:
         if not self.learnt or self.known is None:
             return
-        while len(self.known) > self.LIMIT:
-            del self.known[next(iter(self.known))]
-        store("verdicts", self.name, self.known)
         self.learnt = False
+        known = dict(self.known)  # a copy: another thread (a live preview's) may be adding to it
+        if len(known) > self.LIMIT:
+            known = dict.fromkeys(list(known)[-self.LIMIT:])
+        store("verdicts", self.name, known)
 
 
 VALID = Verdicts("schema-valid")  # key("valid", schema, document) of every document found valid

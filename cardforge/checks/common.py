@@ -3,6 +3,7 @@ the template contexts of card faces, shared by the families that evaluate templa
 from __future__ import annotations
 
 from collections.abc import Iterator
+import threading
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -63,41 +64,46 @@ def icon_keys(card: Card, icons: set[str]) -> set[str]:
     return found
 
 
-_contexts: dict[tuple[int, str], tuple[Card, dict]] | None = None  # while the checks of a game run
+class _Shared(threading.local):
+    contexts: dict | None = None  # (id(card), id(game), side) -> (card, game, context), while a game's checks run
+
+
+_shared_here = _Shared()  # per thread: a live preview checks a game in a thread of its own
 
 
 @contextmanager
 def shared_contexts():
-    """While this block runs, :func:`front` and :func:`back` give one context per card and
-    side, so what one check family works out from it (templates, ``when:`` tests, text
-    fits: :class:`cardforge.render.memo.Context`) the others read back, not again."""
-    global _contexts
-    outer, _contexts = _contexts, {}
+    """While this block runs (in this thread), :func:`front` and :func:`back` give one
+    context per card and side, so what one check family works out from it (templates,
+    ``when:`` tests, text fits: :class:`cardforge.render.memo.Context`) the others read
+    back, not again."""
+    outer, _shared_here.contexts = _shared_here.contexts, {}
     try:
         yield
     finally:
-        _contexts = outer
+        _shared_here.contexts = outer
 
 
 def front(card: Card, game: Game) -> dict:
     """What the card's front templates see (:func:`cardforge.render.card.context`)."""
     from cardforge.render.card import context
 
-    return _shared(card, "front", lambda: context(card, game))
+    return _shared(card, game, "front", lambda: context(card, game))
 
 
 def back(card: Card, game: Game) -> dict:
     """What its back templates see (:func:`cardforge.render.deck.back_context`)."""
     from cardforge.render.deck import back_context
 
-    return _shared(card, "back", lambda: back_context(card, game))
+    return _shared(card, game, "back", lambda: back_context(card, game))
 
 
-def _shared(card: Card, side: str, make) -> dict:
-    if _contexts is None:
+def _shared(card: Card, game: Game, side: str, make) -> dict:
+    contexts = _shared_here.contexts
+    if contexts is None:
         return make()
-    key = (id(card), side)
-    kept = _contexts.get(key)
-    if kept is None or kept[0] is not card:
-        kept = _contexts[key] = (card, make())  # the card is kept alive with its context: ids stay unique
-    return kept[1]
+    key = (id(card), id(game), side)
+    kept = contexts.get(key)
+    if kept is None or kept[0] is not card or kept[1] is not game:
+        kept = contexts[key] = (card, game, make())  # card and game kept alive with it: their ids stay theirs
+    return kept[2]
