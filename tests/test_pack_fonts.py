@@ -90,6 +90,7 @@ def test_cjk_cards_and_rules_print_in_the_packs_own_font(tmp_path):
     assert "规则" in rules and "每回合打出一张牌" in rules
     assert fonts_of(out / "rulebook.pdf") == {"CardforgeTestCJK-Regular", "CardforgeTestCJK-Bold"}  # rules: true
     assert "CardforgeTestCJK-Regular" in fonts_of(out / "reference.pdf")
+    assert "CardforgeTestCJK-Regular" in fonts_of(out / "rules.pdf") and "DejaVuSans" not in fonts_of(out / "rules.pdf")
 
 
 def test_without_the_font_glyph_missing_names_the_characters_and_the_card(tmp_path):
