@@ -14,6 +14,7 @@ import hashlib
 import os
 import pickle
 import tempfile
+import threading
 from contextlib import contextmanager
 from functools import lru_cache, wraps
 from importlib import resources
@@ -43,7 +44,7 @@ FAMILY_OF = {face: family for family, faces in FAMILIES.items() for face in face
 FAMILY_OF.update({"sans": "sans", "condensed": "condensed", "serif-bold": "serif"})
 
 _PACK_FILES: dict[str, Path] = {}  # font key of a pack font's face -> its TrueType file
-_documents: dict[str, str] = {}  # while rules documents print in a pack font: built-in key -> pack face
+_documents = threading.local()  # .faces while rules documents print in a pack font: built-in key -> pack face
 
 
 def declare(font: PackFont) -> None:
@@ -74,7 +75,7 @@ def pdf_name(face: str) -> str:
 
     Raises ``KeyError`` for a key that is neither in :data:`FONTS` nor declared.
     """
-    face = _documents.get(face, face)
+    face = getattr(_documents, "faces", {}).get(face, face)
     _register(face)
     return _name(face)
 
@@ -107,22 +108,21 @@ def _register(face: str) -> None:
 
 @contextmanager
 def rules_documents(font: PackFont | None):
-    """Within this block the rules documents (rules sheet, rulebook, reference) print in the
-    pack font ``font``: its regular face for the sans faces, its bold for bold and headings,
-    its italic for italic. ``None``: nothing changes."""
+    """Within this block (in this thread) the rules documents (rules sheet, rulebook,
+    reference) print in the pack font ``font``: its regular face for the sans faces, its bold
+    for bold and headings, its italic for italic. ``None``: nothing changes."""
     if font is None:
         yield
         return
     regular, bold, italic, bold_italic = FAMILIES[font.key]
-    saved = dict(_documents)
-    _documents.update({"sans": regular, "condensed": regular, "sans-bold": bold, "condensed-bold": bold,
-                       "serif-bold": bold, "sans-italic": italic, "condensed-italic": italic})
+    saved = getattr(_documents, "faces", {})
+    _documents.faces = {"sans": regular, "condensed": regular, "sans-bold": bold, "condensed-bold": bold,
+                        "serif-bold": bold, "sans-italic": italic, "condensed-italic": italic}
     _register_family(font.key)
     try:
         yield
     finally:
-        _documents.clear()
-        _documents.update(saved)
+        _documents.faces = saved
 
 
 def in_rules_font(render):
