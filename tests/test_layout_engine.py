@@ -285,7 +285,7 @@ def test_a_card_overrides_its_layout_for_a_one_off_and_bad_keys_are_located(tmp_
 
 def test_a_board_larger_than_the_paper_is_tiled_with_overlap_and_alignment_marks(tmp_path):
     from cardforge.render import tiles
-    from cardforge.render.sheet import MIN_MARGIN
+    from cardforge.render.sheet import PRINTABLE
 
     root = mini(tmp_path)
     game = root / "cards/mini/game.yaml"  # the spell becomes a board: no longer shuffled with the heroes
@@ -333,4 +333,4 @@ def test_a_board_larger_than_the_paper_is_tiled_with_overlap_and_alignment_marks
         assert len(left) >= 2 and len(left) == len(right)
         assert sorted(round(c["top"], 1) for c in left) == sorted(round(c["top"], 1) for c in right)
         assert "tile row 1, column 1" in first[0].extract_text()
-        assert top >= MIN_MARGIN
+        assert top >= PRINTABLE

@@ -11,8 +11,7 @@ from cardforge.checks.layoutfit import faces
 from cardforge.load import find_packs
 from cardforge.render import card as card_render
 from cardforge.render import text
-from cardforge.render.deck import DeckOptions, copies
-from cardforge.render.sheet import impose
+from cardforge.render.deck import DeckOptions, card_groups, sheet_for
 from tests.conftest import REPO
 
 SLUGS = [p.name for p in find_packs(REPO / "cards")]
@@ -85,14 +84,11 @@ def test_no_card_text_in_the_deck_is_under_6pt(all_built, slug):
     built = Project(all_built)
     compiled = compile_game(built.cards / slug, built)
     game, layouts = compiled.game, compiled.layouts
-    groups: dict = {}
-    for card in copies(game):
-        groups.setdefault((layouts.by_type[card.type].size, layouts.by_type[card.type].shape), []).append(card)
     small = []
     with pdfplumber.open(built.output / slug / "deck.pdf") as pdf:
         page_no = 0
-        for (size, _shape), cards in groups.items():
-            sheet = impose(DeckOptions().paper, size)
+        for key, cards in card_groups(game, layouts).items():
+            sheet = sheet_for(key, DeckOptions())
             gx, gy, gw, gh = sheet.grid
             for _ in range(0, len(cards), sheet.per_sheet):
                 for page in pdf.pages[page_no:page_no + 2]:

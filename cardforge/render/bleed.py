@@ -63,10 +63,10 @@ def draw_ground(canvas: Canvas, area: tuple[float, float, float, float], x: floa
         c.roundRect(*inner, max(0.0, frame_radius - frame_width / 2), stroke=0, fill=1)
 
 
-def to_bleed(box: tuple[float, float, float, float], radius: float, origin: tuple[float, float],
-             size: tuple[float, float], area: tuple[float, float, float, float]) -> tuple[float, float, float, float, float]:
+def to_bleed(box: tuple[float, float, float, float], origin: tuple[float, float],
+             size: tuple[float, float], area: tuple[float, float, float, float]) -> tuple[float, float, float, float] | None:
     """A rect element's page box (x, y, w, h) pt grown to the bleed ``area`` on every side
-    where it touches the trim; returns (x, y, w, h, corner radius)."""
+    where it touches the trim (its corner radius then dropped); None when it touches no side."""
     bx, by, bw, bh = box
     x, y = origin
     ax, ay, aw, ah = area
@@ -80,4 +80,4 @@ def to_bleed(box: tuple[float, float, float, float], radius: float, origin: tupl
         x1, touched = ax + aw, True
     if y1 >= y + size[1] - EDGE:
         y1, touched = ay + ah, True
-    return x0, y0, x1 - x0, y1 - y0, (0.0 if touched else radius)
+    return (x0, y0, x1 - x0, y1 - y0) if touched else None

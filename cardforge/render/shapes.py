@@ -68,9 +68,9 @@ def draw(c: Canvas, el, ctx: dict[str, Any], x: float, y: float, w: float, h: fl
         c.setFillAlpha(el.opacity)
         c.setStrokeAlpha(el.opacity)
     s, f = (1 if stroke else 0), (1 if fill else 0)
-    if el.kind == "rect" and trim is not None and fill:
-        tx, ty, tsize, area = trim
-        c.roundRect(*to_bleed((x, y, w, h), el.radius, (tx, ty), tsize, area), stroke=0, fill=1)
+    grown = to_bleed((x, y, w, h), trim[:2], trim[2], trim[3]) if trim and fill and el.kind == "rect" else None
+    if grown:  # a fill reaching the trim: square-cornered out to the bleed edge
+        c.rect(*grown, stroke=0, fill=1)
         if stroke:
             c.roundRect(x, y, w, h, el.radius, stroke=1, fill=0)
     elif el.kind == "rect":
