@@ -20,6 +20,9 @@ import time
 from contextlib import contextmanager
 from typing import Any
 
+from jinja2 import Environment
+from jinja2.nodes import EvalContext
+from jinja2.runtime import Context
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 MAX_OPERATIONS = 2_000_000   # calls, lookups and operators in one evaluation
@@ -46,29 +49,73 @@ def _alarm(signum, frame):
     raise BudgetExceeded(f"it ran for more than {TIME_LIMIT:g} s")
 
 
+_NOTHING = object()  # no handler was replaced
+
+
+class budgeted:  # noqa: N801 - used as ``with budgeted():``, as the function it was
+    """Run the enclosed evaluation on a budget (nested uses share the outermost budget).
+
+    The ``SIGALRM`` handler is installed for the outermost evaluation and put back after it,
+    unless a :func:`budget_session` keeps it installed across many evaluations (each still
+    has its own :data:`TIME_LIMIT`).
+    """
+
+    __slots__ = ("previous", "timed")
+
+    def __enter__(self) -> None:
+        state = _state
+        self.previous, self.timed = _NOTHING, False
+        if state.depth == 0:
+            state.operations = 0
+            state.deadline = time.monotonic() + TIME_LIMIT
+            if _alarms_here():
+                try:
+                    if not _session.open:
+                        self.previous = signal.signal(signal.SIGALRM, _alarm)
+                    self.timed = True
+                    signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
+                except (ValueError, OSError):
+                    pass
+        state.depth += 1
+
+    def __exit__(self, *exc) -> None:
+        _state.depth -= 1
+        if self.timed:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            if self.previous is not _NOTHING:
+                signal.signal(signal.SIGALRM, self.previous)
+
+
+def _alarms_here() -> bool:
+    """True where ``SIGALRM`` can stop an evaluation: the main thread, on a system that has it."""
+    return threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+
+
 @contextmanager
-def budgeted():
-    """Run the enclosed evaluation on a budget (nested uses share the outermost budget)."""
-    state = _state
-    outer = state.depth == 0
-    previous = None
-    if outer:
-        state.operations = 0
-        state.deadline = time.monotonic() + TIME_LIMIT
-        if threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer"):
-            try:
-                previous = signal.signal(signal.SIGALRM, _alarm)
-                signal.setitimer(signal.ITIMER_REAL, TIME_LIMIT)
-            except (ValueError, OSError):
-                previous = None
-    state.depth += 1
+def budget_session():
+    """Keep the time budget's ``SIGALRM`` handler installed while many evaluations run (a
+    game's checks: installing it for each of thousands of templates costs more than they
+    do); the previous handler is put back at the end. Outside the main thread, nothing."""
+    previous = _NOTHING
+    if _alarms_here() and _state.depth == 0 and not _session.open:
+        try:
+            previous = signal.signal(signal.SIGALRM, _alarm)
+            _session.open = True
+        except (ValueError, OSError):
+            previous = _NOTHING
     try:
         yield
     finally:
-        state.depth -= 1
-        if outer and previous is not None:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+        if previous is not _NOTHING:
+            _session.open = False
             signal.signal(signal.SIGALRM, previous)
+
+
+class _Session:
+    open = False  # the handler is installed by budget_session (main thread only)
+
+
+_session = _Session()
 
 
 def tick(n: int = 1) -> None:
@@ -181,10 +228,6 @@ def _guard_filter(name: str, func):
 
 
 def _is_context(value: Any) -> bool:
-    from jinja2.runtime import Context
-    from jinja2.nodes import EvalContext
-    from jinja2 import Environment
-
     return isinstance(value, (Context, EvalContext, Environment))
 
 

@@ -43,7 +43,7 @@ class Project:
 
     def packs(self, slugs: list[str] | None = None) -> tuple[list[Path], list[Diagnostic]]:
         """The pack folders named by ``slugs`` (all packs when empty), and a diagnostic per unknown slug."""
-        from cardforge.load import find_packs
+        from cardforge.paths import find_packs
 
         found = find_packs(self.cards)
         if not slugs:
@@ -82,6 +82,17 @@ def compile_game(pack: Path, project: Project) -> Compiled:
 
     The returned game is the corrected one: what is checked is what is printed.
     """
+    from cardforge.budget import budget_session
+
+    from cardforge import compiled
+
+    with budget_session():  # thousands of templates are evaluated: their time limit's handler is installed once
+        result = _compile(pack, project)
+    compiled.VALID.save()
+    return result
+
+
+def _compile(pack: Path, project: Project) -> Compiled:
     from cardforge.checks import run_checks
     from cardforge.errata import accept_findings, apply_errata
     from cardforge.layout import load_layouts

@@ -157,9 +157,28 @@ def pack_inputs(pack: Path, layouts: Path) -> str:
 def artefact_key(inputs: str, artefact: str, options: object, output: Path) -> str:
     """The key of one artefact: cardforge's version, the game's inputs, the artefact's
     name, the build options (their ``repr``), the output folder (Tabletop Simulator
-    objects name it) and the working directory (diagnostics print paths relative to it)."""
-    parts = (code_version(), inputs, artefact, repr(options), str(output), os.getcwd())
+    objects name it) and how the project's paths print from the working directory
+    (:func:`seen_from`; the project folder is the output folder's parent)."""
+    parts = (code_version(), inputs, artefact, repr(options), str(output), seen_from(output.parent))
     return hashlib.sha256("\0".join(parts).encode()).hexdigest()
+
+
+def seen_from(root: Path) -> str:
+    """How diagnostics print paths of the project folder ``root`` (and of cardforge's own
+    files) from the working directory: relative to it when below it, whole otherwise
+    (:func:`cardforge.diagnostics.display_path`). Working directories that print every
+    such path alike give the same answer, so the same project checked from another folder
+    outside it is served from the cache; from a folder that prints its paths otherwise it
+    is not (the stored diagnostics would name files wrongly)."""
+    cwd = os.getcwd()
+    below = os.path.relpath(root, cwd)
+    if below.startswith(".."):
+        inside = os.path.relpath(cwd, root)
+        where = "apart" if inside.startswith("..") else f"inside:{inside}"
+    else:
+        where = f"below:{below}"
+    own = os.path.relpath(PACKAGE, cwd)
+    return f"{where};{'apart' if own.startswith('..') else own}"
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,12 @@ from __future__ import annotations
 import enum
 import math
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from cardforge import __version__
 from cardforge.build import BuildOptions, Project, compile_game
@@ -30,7 +30,7 @@ app = guarded_typer()(  # every command: an unexpected exception is `internal-er
          "Game packs live in cards/<game>/ (cards as YAML, validated against each card type's JSON Schema), "
          "card layouts in layouts/<game>.yaml, and everything printable is written to output/<game>/.",
     no_args_is_help=True, add_completion=False, rich_markup_mode="rich")
-err = Console(stderr=True)
+err = Console(stderr=True, emoji=False)  # a file or card named :fire: is printed as written
 
 
 class Paper(str, enum.Enum):
@@ -139,15 +139,7 @@ def build(
     failed = bool(problems)
     from cardforge.incremental import build_games, default_jobs
 
-    # no refresh thread: the build may fork worker processes
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=err, transient=False, disable=not err.is_terminal, auto_refresh=False) as bar:
-        tasks = {pack.name: bar.add_task(f"{pack.name:<20}", total=None) for pack in packs}
-
-        def advance(slug: str, done: int, total: int) -> None:
-            bar.update(tasks[slug], completed=done, total=total)
-            bar.refresh()
-
+    with _progress_bars(packs) as advance:
         results = build_games(project, packs, options, force=force, jobs=jobs or default_jobs(),
                               use_cache=not no_cache, progress=advance)
     for result in results:
@@ -168,6 +160,27 @@ def build(
         err.print(summary(problems), highlight=False)
     if failed or (has_errors(problems) and not force):
         raise typer.Exit(1)
+
+
+@contextmanager
+def _progress_bars(packs: list[Path]):
+    """A progress bar per game on a terminal, updated by the function yielded; None elsewhere
+    (rich's progress bars are then not even imported)."""
+    if not err.is_terminal:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    # no refresh thread: the build may fork worker processes
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=err, transient=False, auto_refresh=False) as bar:
+        tasks = {pack.name: bar.add_task(f"{pack.name:<20}", total=None) for pack in packs}
+
+        def advance(slug: str, done: int, total: int) -> None:
+            bar.update(tasks[slug], completed=done, total=total)
+            bar.refresh()
+
+        yield advance
 
 
 @app.command()

@@ -14,8 +14,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from cardforge.diagnostics import Diagnostic, diag, has_errors
-from cardforge.load import display_path
+from cardforge.diagnostics import Diagnostic, diag, display_path, has_errors
 from cardforge.report import print_diagnostics, summary
 
 err = Console(stderr=True)

@@ -15,14 +15,21 @@ import time
 import traceback
 from pathlib import Path
 
-import click
 import typer
 
 from cardforge.diagnostics import diag
 
-# how commands end on purpose (exit codes, usage errors): not internal errors
-_PASS_THROUGH = (typer.Exit, typer.Abort, typer.BadParameter.__mro__[2], click.exceptions.Exit,
-                 click.exceptions.Abort, click.ClickException, KeyboardInterrupt, SystemExit)
+# how commands end on purpose (exit codes, usage errors): not internal errors. Typer's
+# click exceptions (its own copy of click, or click itself in older releases) and, when
+# something imported click, click's own.
+_PASS_THROUGH = (typer.Exit, typer.Abort, typer.BadParameter.__mro__[2], KeyboardInterrupt, SystemExit)
+
+
+def _ends_on_purpose() -> tuple[type[BaseException], ...]:
+    click = sys.modules.get("click")
+    if click is None:
+        return _PASS_THROUGH
+    return _PASS_THROUGH + (click.exceptions.Exit, click.exceptions.Abort, click.ClickException)
 
 EXIT_INTERNAL = 2
 ISSUES = "https://github.com/cardforge/cardforge/issues"
@@ -69,9 +76,9 @@ def guarded(func):
     def wrapper(*args, **kwargs):
         try:
             return func(*args, **kwargs)
-        except _PASS_THROUGH:
-            raise
         except Exception as exc:  # noqa: BLE001 - the point of this function
+            if isinstance(exc, _ends_on_purpose()):
+                raise
             report_internal_error(exc)
             raise typer.Exit(EXIT_INTERNAL) from None
 
@@ -79,8 +86,11 @@ def guarded(func):
 
 
 def guarded_typer():
-    """A ``typer.Typer`` class whose every ``@app.command()`` runs :func:`guarded`."""
-    class GuardedTyper(typer.Typer):
+    """A ``typer.Typer`` class whose every ``@app.command()`` runs :func:`guarded`, started
+    lean (:class:`cardforge.cliparams.LeanTyper`)."""
+    from cardforge.cliparams import LeanTyper
+
+    class GuardedTyper(LeanTyper):
         def command(self, *args, **kwargs):
             register = super().command(*args, **kwargs)
 

@@ -16,7 +16,7 @@ import os
 import shutil
 from collections.abc import Callable
 from contextlib import ExitStack
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import TYPE_CHECKING
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +26,9 @@ from cardforge.cache import (CACHE_FOLDER, DIGESTS, Entry, Store, artefact_key, 
                              save_digests)
 from cardforge.diagnostics import Diagnostic, has_errors
 from cardforge.staging import OutputError, build_lock, leftovers, prepare
+
+if TYPE_CHECKING:  # imported when a task runs: a build served from the cache runs none
+    from concurrent.futures import Future
 
 Progress = Callable[[str, int, int], None]
 _CHECKS = "checks"  # the cache entry holding a game's diagnostics
@@ -75,6 +78,8 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
         for game in games:
             if game.plan(force, progress):
                 start(game)
+        if running:
+            from concurrent.futures import FIRST_COMPLETED, wait
         while running:
             done, _ = wait(running, timeout=0.1, return_when=FIRST_COMPLETED)
             pool.drain()
@@ -296,6 +301,8 @@ class _Inline:
         self.report = _Report(progress, games)
 
     def submit(self, fn, *args) -> Future:
+        from concurrent.futures import Future
+
         global _progress_queue
         future: Future = Future()
         _progress_queue = self.report
@@ -332,26 +339,31 @@ class _Pool:
     """A process pool (forked) with a queue for progress reports from its workers."""
 
     def __init__(self, jobs: int, progress: Progress | None, games: list[_Game]):
-        import multiprocessing
-
+        self.jobs = jobs
         self.report = _Report(progress, games)
-        context = multiprocessing.get_context("fork")
-        self.queue = context.SimpleQueue()
-        self.executor = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_worker,
-                                            initargs=(self.queue,))
+        self.executor = None  # started by the first task: a build served from the cache forks nothing
 
     def submit(self, fn, *args) -> Future:
+        if self.executor is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            context = multiprocessing.get_context("fork")
+            self.queue = context.SimpleQueue()
+            self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_worker,
+                                                initargs=(self.queue,))
         return self.executor.submit(fn, *args)
 
     def drain(self) -> None:
-        while not self.queue.empty():
+        while self.executor is not None and not self.queue.empty():
             self.report.put(self.queue.get())
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        self.executor.shutdown(wait=True, cancel_futures=True)
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
         return False
 
 

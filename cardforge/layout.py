@@ -131,14 +131,11 @@ class LayoutSet:
 
 @lru_cache(maxsize=None)
 def _override_validator():
-    from importlib import resources
-
-    import yaml
     from jsonschema import Draft202012Validator
 
-    text = resources.files("cardforge").joinpath("schemas/layout.schema.yaml").read_text(encoding="utf-8")
-    schema = yaml.safe_load(text)
-    return Draft202012Validator({"$defs": schema["$defs"], "$ref": "#/$defs/override"})
+    from cardforge.schema import builtin
+
+    return Draft202012Validator({"$defs": builtin("layout")["$defs"], "$ref": "#/$defs/override"})
 
 
 def card_layout(card: Card, layouts: "LayoutSet") -> tuple[Layout | None, list[Diagnostic]]:
@@ -169,13 +166,11 @@ def layout_path(layouts_dir: Path, slug: str) -> Path:
 
 @lru_cache(maxsize=None)
 def _schema_validator():
-    from importlib import resources
-
-    import yaml
     from jsonschema import Draft202012Validator
 
-    text = resources.files("cardforge").joinpath("schemas/layout.schema.yaml").read_text(encoding="utf-8")
-    return Draft202012Validator(yaml.safe_load(text))
+    from cardforge.schema import builtin
+
+    return Draft202012Validator(builtin("layout"))
 
 
 def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[Diagnostic]]:

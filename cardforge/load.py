@@ -11,20 +11,12 @@ from pathlib import Path
 
 from cardforge.diagnostics import Diagnostic, diag, display_path, has_errors
 from cardforge.model import Card, CardType, Game, Icon, Source
-from cardforge.paths import resolve_inside
+from cardforge.paths import GAME_FILE, find_packs, resolve_inside  # noqa: F401  (find_packs: part of this module's API)
 from cardforge.schema import validate_game_file
 from cardforge.yamlsource import YamlError, load_yaml
 
-GAME_FILE = "game.yaml"
 MAX_QUANTITY = 1000  # copies of one card
 NOT_CARD_FILES = {GAME_FILE, "errata.yaml"}
-
-
-def find_packs(cards_dir: Path) -> list[Path]:
-    """Every game pack folder under ``cards_dir`` (a folder holding game.yaml), by slug."""
-    if not cards_dir.is_dir():
-        return []
-    return sorted(p for p in cards_dir.iterdir() if (p / GAME_FILE).is_file())
 
 
 def read_yaml(path: Path) -> tuple[object, Source | None, list[Diagnostic]]:

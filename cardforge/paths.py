@@ -107,3 +107,13 @@ def read_limited(path: Path, limit: int = MAX_FILE_BYTES, display: str = "") -> 
     if len(data) > limit:  # grew while reading
         raise InputFileError(diag("file-too-large", f"{name} is larger than {limit / 1e6:.0f} MB", file=name))
     return data
+
+
+GAME_FILE = "game.yaml"
+
+
+def find_packs(cards_dir: Path) -> list[Path]:
+    """Every game pack folder under ``cards_dir`` (a folder holding game.yaml), by slug."""
+    if not cards_dir.is_dir():
+        return []
+    return sorted(p for p in cards_dir.iterdir() if (p / GAME_FILE).is_file())

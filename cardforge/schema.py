@@ -3,6 +3,8 @@
 Schemas are JSON Schema 2020-12, written in YAML and validated with the ``jsonschema``
 library. :func:`validate` returns one ``schema`` diagnostic per violation (all of them, not
 the first), each placed on the line of the offending value using the document's line map.
+A document found valid against a schema, and a schema found valid against the meta-schema,
+are remembered between runs (:mod:`cardforge.compiled`) and not validated again.
 """
 from __future__ import annotations
 
@@ -25,9 +27,7 @@ def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -
     checked once by the caller, see :func:`check_defs`). Raises ``jsonschema.SchemaError``
     if the schema is invalid.
     """
-    from jsonschema import Draft202012Validator
-
-    Draft202012Validator.check_schema(schema)
+    _check_schema(schema)
     full = dict(schema)
     if defs:
         full["$defs"] = {**defs, **full.get("$defs", {})}
@@ -38,9 +38,48 @@ def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -
 
 def check_defs(defs: dict[str, Any]) -> None:
     """Check shared schema definitions once. Raises ``jsonschema.SchemaError``."""
+    _check_schema({"$defs": defs})
+
+
+def _check_schema(schema: dict[str, Any]) -> None:
+    """``Draft202012Validator.check_schema``, skipped for a schema already found valid
+    (:data:`cardforge.compiled.VALID`)."""
     from jsonschema import Draft202012Validator
 
-    Draft202012Validator.check_schema({"$defs": defs})
+    from cardforge import compiled
+
+    digest = _digest("meta-schema", schema)
+    if digest is not None and digest in compiled.VALID:
+        return
+    Draft202012Validator.check_schema(schema)
+    if digest is not None:
+        compiled.VALID.add(digest)
+
+
+def _digest(kind: str, *values: Any) -> str | None:
+    """A key for ``values`` (their pickle: equal bytes, equal data), None if they do not pickle."""
+    import pickle
+
+    from cardforge import compiled
+
+    try:
+        return compiled.key(kind, *(pickle.dumps(v, protocol=4) for v in values))
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError, ValueError):
+        return None
+
+
+_SCHEMA_KEYS: dict[int, tuple[object, str | None]] = {}  # id(validator) -> (validator, its schema's pickle digest)
+
+
+def _schema_key(validator: Draft202012Validator) -> str | None:
+    known = _SCHEMA_KEYS.get(id(validator))
+    if known is not None and known[0] is validator:
+        return known[1]
+    digest = _digest("schema", type(validator).__module__, type(validator).__qualname__, validator.schema)
+    if len(_SCHEMA_KEYS) > 256:  # validators of games checked long ago (a live preview runs for hours)
+        _SCHEMA_KEYS.clear()
+    _SCHEMA_KEYS[id(validator)] = (validator, digest)
+    return digest
 
 
 def validate(instance: Any, validator: Draft202012Validator, source: Source,
@@ -49,6 +88,12 @@ def validate(instance: Any, validator: Draft202012Validator, source: Source,
 
     ``subject`` prefixes each message (for example ``card "Lost"``).
     """
+    from cardforge import compiled
+
+    schema = _schema_key(validator)
+    digest = _digest("valid", schema, instance) if schema is not None else None
+    if digest is not None and digest in compiled.VALID:  # found valid before: the same document, the same schema
+        return []
     from cardforge.schema_errors import explain, leaves
 
     found = []
@@ -60,18 +105,34 @@ def validate(instance: Any, validator: Draft202012Validator, source: Source,
                 path = path[:-1] if len(path) > len(error.absolute_path) else path
             message = f"{subject + ': ' if subject else ''}{text}"
             found.append(diag(code, message, file=source.file, line=source.line(*path), column=source.column(*path)))
+    if not found and digest is not None:
+        compiled.VALID.add(digest)
     return found
+
+
+def builtin(name: str) -> dict[str, Any]:
+    """cardforge's own schema ``name`` (``game`` or ``layout``, ``schemas/<name>.schema.yaml``)
+    as a new dict (parsed once, then read from the user cache, :mod:`cardforge.compiled`)."""
+    from importlib import resources
+
+    from cardforge import compiled
+
+    raw = resources.files("cardforge").joinpath(f"schemas/{name}.schema.yaml").read_bytes()
+    digest = compiled.key("builtin-schema", raw)
+    schema = compiled.stored("builtin-schema", digest)
+    if schema is compiled.MISS:
+        import yaml
+
+        schema = yaml.load(raw.decode("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        compiled.store("builtin-schema", digest, schema)
+    return schema
 
 
 @lru_cache(maxsize=None)
 def _game_schema_validator() -> Draft202012Validator:
-    from importlib import resources
-
-    import yaml
     from jsonschema import Draft202012Validator
 
-    text = resources.files("cardforge").joinpath("schemas/game.schema.yaml").read_text(encoding="utf-8")
-    return Draft202012Validator(yaml.safe_load(text))
+    return Draft202012Validator(builtin("game"))
 
 
 def validate_game_file(data: Any, source: Source) -> list[Diagnostic]:

@@ -186,15 +186,28 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[Any, LineMap]:
     :data:`MAX_ALIASES`, ``value-too-large`` for a string past :data:`MAX_STRING`, and
     ``file-special`` / ``file-too-large`` (see :func:`cardforge.paths.read_limited`).
     Raises ``OSError`` when the file cannot be read. ``display`` is the file name used in
-    diagnostics (default: ``str(path)``).
+    diagnostics (default: ``str(path)``). A file loaded before (the same bytes under the
+    same name) is read from the user cache (:mod:`cardforge.compiled`).
     """
     from cardforge.paths import InputFileError, read_limited
+
+    from cardforge import compiled
 
     name = display or str(path)
     try:
         raw = read_limited(path, display=name)
     except InputFileError as exc:
         raise YamlError([exc.diagnostic]) from None
+    digest = compiled.key("yaml", name, raw)
+    kept = compiled.stored("yaml", digest)  # these bytes loaded before, under this name
+    if kept is not compiled.MISS:
+        return kept
+    data, lines = _load(raw, name)
+    compiled.store("yaml", digest, (data, lines))
+    return data, lines
+
+
+def _load(raw: bytes, name: str) -> tuple[Any, LineMap]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

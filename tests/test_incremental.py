@@ -13,7 +13,7 @@ from cardforge.cache import CACHE_FOLDER, Store
 from cardforge.incremental import build_games, check_games
 from cardforge.render.deck import DeckOptions
 from cardforge.units import MM
-from conftest import FIXTURES, make_project, run_cli
+from conftest import FIXTURES, SHIPPED, make_project, run_cli
 
 ALL = ["deck.pdf", "rules.pdf", "rulebook.pdf", "reference.pdf"]
 
@@ -236,3 +236,68 @@ def test_text_is_measured_as_reportlab_measures_it():
                 # equal to the last bit or two: ReportLab's C and Python paths round differently
                 assert fonts.width(text, face, size) == pytest.approx(
                     pdfmetrics.stringWidth(text, fonts.pdf_name(face), size), rel=1e-12, abs=1e-12)
+
+
+def test_a_font_or_image_file_in_the_pack_is_an_input(tmp_path):
+    project = mini(tmp_path / "p")
+    pack = project.cards / "mini"
+    keys = [cache.pack_inputs(pack, project.layouts)]
+    (pack / "fonts").mkdir()
+    (pack / "fonts" / "Display.ttf").write_bytes(b"\0\1\0\0 a font")
+    (pack / "images").mkdir()
+    (pack / "images" / "art.png").write_bytes(b"\x89PNG one picture")
+    keys.append(cache.pack_inputs(pack, project.layouts))
+    for path in (pack / "fonts" / "Display.ttf", pack / "images" / "art.png"):
+        data = bytearray(path.read_bytes())
+        data[-1] ^= 0xFF
+        path.write_bytes(bytes(data))
+        keys.append(cache.pack_inputs(pack, project.layouts))
+    assert len(set(keys)) == len(keys)
+
+
+def test_the_same_project_from_another_folder_is_served_from_the_cache(tmp_path, monkeypatch):
+    import cardforge.incremental as incremental
+
+    project = mini(tmp_path / "p")
+    _edit(project.cards / "mini" / "cards.yaml", "power: 3", "power: 9")  # an error, located in a file
+    packs, _ = project.packs(None)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "again").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    first = check_games(project, packs)
+    assert first[0].file == str(project.cards / "mini" / "cards.yaml")  # printed whole from outside
+    real = incremental.compile_game
+
+    def no_compile(*args):
+        raise AssertionError("compiled a game whose files did not change")
+
+    monkeypatch.setattr(incremental, "compile_game", no_compile)
+    monkeypatch.chdir(tmp_path / "again")
+    assert check_games(project, packs) == first
+    # from the project folder the same files print otherwise: checked afresh, never the stored text
+    monkeypatch.chdir(project.root)
+    monkeypatch.setattr(incremental, "compile_game", real)
+    here = check_games(project, packs)
+    assert here == check_games(project, packs, use_cache=False)
+    assert here[0].file == "cards/mini/cards.yaml"
+    _edit(project.cards / "mini" / "cards.yaml", "power: 9", "power: 3")
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    [built] = build(project)
+    monkeypatch.chdir(tmp_path / "again")
+    [again] = build(project)
+    assert built.rendered == ALL and again.rendered == [] and again.reused == ALL
+
+
+def test_a_warm_check_prints_exactly_what_a_cold_check_prints(tmp_path):
+    root = make_project(tmp_path / "p", *SHIPPED)
+    shutil.copytree(FIXTURES / "project" / "cards" / "mini", root / "cards" / "mini")
+    shutil.copy(FIXTURES / "project" / "layouts" / "mini.yaml", root / "layouts")
+    _edit(root / "cards" / "mini" / "cards.yaml", "power: 3", "power: 9")  # an error beside the notes
+    for form in (["--format", "json"], []):
+        cold = run_cli("check", *form, "--no-cache", "--root", str(root))
+        filling = run_cli("check", *form, "--root", str(root))
+        warm = run_cli("check", *form, "--root", str(root))
+        assert cold.exit_code == filling.exit_code == warm.exit_code == 1
+        assert "rule-failed" in cold.output and "info" in cold.output
+        assert warm.output == filling.output == cold.output
+    assert (root / "output" / CACHE_FOLDER / "gate" / "checks").is_dir()

@@ -12,11 +12,7 @@ the drawing, which sits inside the page margins.
 """
 from __future__ import annotations
 
-from reportlab.graphics.charts.barcharts import VerticalBarChart
-from reportlab.graphics.charts.legends import Legend
-from reportlab.graphics.shapes import Drawing, String
-from reportlab.lib import colors
-from reportlab.pdfbase.pdfmetrics import stringWidth
+from typing import TYPE_CHECKING
 
 from cardforge.model import Game
 from cardforge.render import fonts
@@ -27,9 +23,14 @@ from cardforge.units import MM
 PALETTE = ["#101a5c", "#b71c1c", "#2e7d32", "#f57c00", "#64b5f6", "#fdd835"]
 MIN_GREY_STEP = 0.10
 
+if TYPE_CHECKING:  # ReportLab's graphics are imported to draw a chart: the checks need only series()
+    from reportlab.graphics.shapes import Drawing
+
 
 def luminance(hex_colour: str) -> float:
     """The grey level (0 black .. 1 white) a colour prints as in black and white."""
+    from reportlab.lib import colors
+
     c = colors.HexColor(hex_colour)
     return 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue
 
@@ -81,6 +82,12 @@ def label(value) -> str:
 
 def chart(game: Game, spec: dict, width: float) -> Drawing:
     """The chart of ``spec`` as a drawing ``width`` pt wide (62 mm high)."""
+    from reportlab.graphics.charts.barcharts import VerticalBarChart
+    from reportlab.graphics.charts.legends import Legend
+    from reportlab.graphics.shapes import Drawing, Group, String
+    from reportlab.lib import colors
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
     xs, stacks, counts = series(game, spec)
     height = 62 * MM
     sans, bold = fonts.pdf_name("sans"), fonts.pdf_name("sans-bold")
@@ -111,8 +118,6 @@ def chart(game: Game, spec: dict, width: float) -> Drawing:
     d.add(String(bc.x + bc.width / 2, 2 * MM, spec.get("x_label", label(spec["x"])), fontName=sans, fontSize=7,
                  textAnchor="middle"))
     y_title = String(0, 0, spec.get("y_label", "cards"), fontName=sans, fontSize=7, textAnchor="middle")
-    from reportlab.graphics.shapes import Group
-
     rotated = Group(y_title)
     rotated.transform = (0, 1, -1, 0, 4 * MM, bc.y + bc.height / 2)
     d.add(rotated)
