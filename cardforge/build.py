@@ -154,10 +154,11 @@ class RenderError(Exception):
         self.diagnostics = diagnostics
 
 
-def _deck(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+def _deck(compiled: Compiled, staging: Path, options: BuildOptions, progress, pages=None, jobs: int = 1) -> object:
     from cardforge.render.deck import render_deck, sheet_notes
 
-    render_deck(compiled.game, compiled.layouts, staging / "deck.pdf", options.deck, progress=progress)
+    render_deck(compiled.game, compiled.layouts, staging / "deck.pdf", options.deck, progress=progress, pages=pages,
+                jobs=jobs)
     if options.color == "cmyk":
         from cardforge.export.cmyk import to_pdfx
 
@@ -278,9 +279,11 @@ def failure(exc: Exception, game: Game) -> Diagnostic:
 
 
 def render_artefact(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
-                    progress: Callable[[int], None] | None = None) -> list[Diagnostic]:
+                    progress: Callable[[int], None] | None = None, *, pages=None, jobs: int = 1) -> list[Diagnostic]:
     """Render the output ``name`` (see :func:`artefacts`) of a compiled game into the folder
-    ``staging``; returns the notes its writer reported.
+    ``staging``; returns the notes its writer reported. For ``deck.pdf``, ``pages`` is the
+    page cache (:class:`cardforge.render.pages.PageStore`) and ``jobs`` the processes that
+    may draw its sheets (the PDF is the same either way).
 
     Raises :class:`RenderError` carrying located diagnostics when it cannot be drawn or written.
     """
@@ -290,6 +293,10 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
     from cardforge.templates import TemplateFailure
 
     writer = dict(artefacts(options))[name]
+    if writer is _deck and (pages is not None or jobs > 1):
+        from functools import partial
+
+        writer = partial(_deck, pages=pages, jobs=jobs)
     try:
         notes = writer(compiled, staging, options, progress)
     except (ImpositionError, IconError, OSError, TemplateFailure, BudgetExceeded) as exc:

@@ -32,7 +32,7 @@ CACHE_FOLDER = ".cache"
 DIGESTS = "digests.pickle"  # remembered file digests, in the cache folder
 KEEP = 4  # entries kept per game and artefact: the current one and a few to undo to
 FORMAT = "1"  # bump when the layout of the store changes
-_LIBRARIES = ("reportlab", "cairosvg", "cairocffi", "PIL", "pypdfium2", "jinja2", "mistune", "yaml", "pypdf")
+_LIBRARIES = ("reportlab", "rl_accel", "cairosvg", "cairocffi", "PIL", "pypdfium2", "jinja2", "mistune", "yaml", "pypdf")
 
 
 def _ignored(name: str) -> bool:
@@ -138,6 +138,15 @@ def pack_inputs(pack: Path, layouts: Path) -> str:
     """SHA-256 of a game's own inputs: every file of the pack folder ``pack`` and every file
     of the ``layouts`` folder but the other games' (``<slug>.yaml`` and ``<slug>/`` of the
     other packs beside ``pack``), so a shared layout preset counts for every game."""
+    h = hashlib.sha256()
+    h.update(_digest(_files(pack), pack).encode())
+    h.update(layout_inputs(pack, layouts).encode())
+    return h.hexdigest()
+
+
+def layout_inputs(pack: Path, layouts: Path) -> str:
+    """SHA-256 of the files of the ``layouts`` folder the game in ``pack`` may use: all but
+    the other games' (``<slug>.yaml`` and ``<slug>/`` of the other packs beside ``pack``)."""
     slug = pack.name
     try:
         others = {p.name for p in pack.parent.iterdir() if p.is_dir() and p.name != slug}
@@ -148,10 +157,7 @@ def pack_inputs(pack: Path, layouts: Path) -> str:
         parts = path.relative_to(layouts).parts
         return not (parts[0] in others if len(parts) > 1 else Path(parts[0]).stem in others)
 
-    h = hashlib.sha256()
-    h.update(_digest(_files(pack), pack).encode())
-    h.update(_digest([f for f in _files(layouts) if shared_or_own(f)], layouts).encode() if layouts.is_dir() else b"-")
-    return h.hexdigest()
+    return _digest([f for f in _files(layouts) if shared_or_own(f)], layouts) if layouts.is_dir() else "-"
 
 
 def artefact_key(inputs: str, artefact: str, options: object, output: Path) -> str:

@@ -32,9 +32,11 @@ if TYPE_CHECKING:  # imported when a task runs: a build served from the cache ru
 
 Progress = Callable[[str, int, int], None]
 _CHECKS = "checks"  # the cache entry holding a game's diagnostics
+_PAGES = "deck-pages"  # the folder of a game's deck page cache (see cardforge.render.pages)
 _COST = {"deck.pdf": 0, "reference.pdf": 1, "print-shop": 0, "tts": 0}  # slow outputs start first
 
 _progress_queue = None  # in a worker process: where deck progress is sent
+_RECENT: dict[str, tuple[str, Compiled]] = {}  # slug -> (inputs key, the game last compiled from them)
 
 
 def default_jobs() -> int:
@@ -47,7 +49,8 @@ def default_jobs() -> int:
 
 def build_games(project: Project, packs: list[Path], options: BuildOptions = BuildOptions(), *,
                 force: bool = False, jobs: int = 1, use_cache: bool = True,
-                progress: Progress | None = None) -> list[BuildResult]:
+                progress: Progress | None = None, only: tuple[str, ...] | None = None,
+                deck_jobs: int | None = None) -> list[BuildResult]:
     """Build the game packs ``packs`` (folders of ``cards/``, see :meth:`Project.packs`) into
     ``project.output``; returns one :class:`BuildResult` per pack, in the order given.
 
@@ -56,13 +59,17 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
     writes every output afresh and neither reads nor writes ``output/.cache``.
     ``progress(slug, cards drawn, cards in all)`` is called as decks are drawn, and with
     the full count for a deck taken from the cache. A game with errors is not built unless
-    ``force`` (see :func:`cardforge.build.build_game`). Never raises for bad input: every
-    problem is a diagnostic in the results.
+    ``force`` (see :func:`cardforge.build.build_game`). ``only``: the outputs to build (by
+    name, see :func:`cardforge.build.artefacts`; the others are left as they are), so that
+    ``cardforge watch`` can put a new deck.pdf in place before drawing the rest. A game
+    compiled by an earlier call in this process from the same inputs is not compiled
+    again. ``deck_jobs``: processes a deck's sheets may be drawn by (default ``jobs``).
+    Never raises for bad input: every problem is a diagnostic in the results.
     """
     store = Store(project.output / CACHE_FOLDER) if use_cache else None
     if store:
         load_digests(store.root / DIGESTS)
-    games = [_Game(pack, project, options, store) for pack in packs]
+    games = [_Game(pack, project, options, store, only=only) for pack in packs]
     with ExitStack() as locks, _pool(jobs, progress, games) as pool:
         for game in games:
             game.locks = locks
@@ -70,10 +77,16 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
 
         def start(game: _Game) -> None:
             if game.compiled is None:
+                recent = _RECENT.get(game.slug)
+                if recent is not None and game.keys and recent[0] == game.keys[_CHECKS]:
+                    if game.compiled_now(recent[1], force, progress):
+                        start(game)
+                    return
                 running[pool.submit(_compile, game.pack, project)] = (game, _CHECKS)
                 return
             for name in sorted(game.missing, key=lambda n: _COST.get(n, 2)):
-                running[pool.submit(_render, game.compiled, name, game.staging, options)] = (game, name)
+                running[pool.submit(_render, game.compiled, name, game.staging, options, game.page_cache(),
+                                    deck_jobs or jobs)] = (game, name)
 
         for game in games:
             if game.plan(force, progress):
@@ -141,6 +154,7 @@ class _Game:
     project: Project
     options: BuildOptions
     store: Store | None
+    only: tuple[str, ...] | None = None
     slug: str = ""
     keys: dict[str, str] = field(default_factory=dict)
     hits: dict[str, Entry] = field(default_factory=dict)
@@ -156,7 +170,7 @@ class _Game:
 
     def __post_init__(self):
         self.slug = self.pack.name
-        self.names = [name for name, _ in artefacts(self.options)]
+        self.names = [name for name, _ in artefacts(self.options) if self.only is None or name in self.only]
 
     def plan(self, force: bool, progress: Progress | None) -> bool:
         """Look the game up in the cache; True when it needs compiling (or rendering)."""
@@ -188,6 +202,8 @@ class _Game:
     def compiled_now(self, compiled: Compiled, force: bool, progress: Progress | None) -> bool:
         """The game is compiled: store its diagnostics; True when outputs must be rendered."""
         self.compiled = compiled
+        if self.keys:
+            _RECENT[self.slug] = (self.keys[_CHECKS], compiled)
         self.diagnostics = list(compiled.diagnostics)
         loaded = compiled.game is not None and compiled.layouts is not None
         self.total = compiled.game.total() if compiled.game else 0
@@ -204,6 +220,10 @@ class _Game:
         if self.missing and not self.claim():
             return False
         return bool(self.missing)
+
+    def page_cache(self) -> tuple[Path, Path] | None:
+        """(the folder of the game's deck page cache, the layouts folder), None without the cache."""
+        return (self.store.root / self.slug / _PAGES, self.project.layouts) if self.store is not None else None
 
     def claim(self) -> bool:
         """Make ``output/<slug>`` a writable folder, hold its lock until the build ends and
@@ -283,13 +303,23 @@ def _compile(pack: Path, project: Project) -> Compiled:
     return compile_game(pack, project)
 
 
-def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions
-            ) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
-    """Render one output; returns (notes, None) or ([], the diagnostics of its failure)."""
+def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
+            pages: tuple[Path, Path] | None = None, jobs: int = 1) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
+    """Render one output; returns (notes, None) or ([], the diagnostics of its failure).
+    ``pages``: (the folder of the game's deck page cache, the layouts folder), or None for
+    no page cache; ``jobs``: processes the deck's sheets may be drawn by."""
     slug = compiled.game.slug
     report = (lambda n: _progress_queue.put((slug, n))) if _progress_queue is not None and name == "deck.pdf" else None
+    store = None
+    if pages is not None and name == "deck.pdf":
+        from cardforge.render.pages import PageStore, context_digest
+
+        try:
+            store = PageStore(pages[0], context_digest(compiled.game.root, pages[1]))
+        except OSError:  # an unreadable input: drawn without the page cache
+            store = None
     try:
-        return render_artefact(compiled, name, staging, options, report), None
+        return render_artefact(compiled, name, staging, options, report, pages=store, jobs=jobs), None
     except RenderError as exc:
         return [], exc.diagnostics
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
 
-from cardforge.build import BuildOptions, BuildResult, Project
+from cardforge.build import BuildOptions, BuildResult, Project, artefacts
 from cardforge.diagnostics import Severity, display_path
 from cardforge.incremental import build_games
 from cardforge.report import print_diagnostics, summary
@@ -43,10 +44,20 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
 
     console = console or Console(stderr=True)
 
-    def run(names: list[str] | None) -> None:
+    def run(names: list[str] | None, deck_first: bool = False) -> None:
         packs, problems = project.packs(names)
         started = time.perf_counter()
+        first: list[BuildResult] = []
+        if deck_first and packs:  # the deck the designer is looking at, in place before the rest is drawn
+            first = build_games(project, packs, options, jobs=1, deck_jobs=jobs, only=("deck.pdf",))
+            for result in first:
+                if "deck.pdf" in result.rendered and result.written:
+                    console.print(f"[green]updated[/] {display_path(result.written[0])} "
+                                  f"({time.perf_counter() - started:.2f} s)", highlight=False)
         results = build_games(project, packs, options, jobs=jobs) if packs else []
+        if first:
+            names = [name for name, _ in artefacts(options)]
+            results = [_merged(a, b, names) for a, b in zip(first, results)]
         seconds = time.perf_counter() - started
         _report(console, results, problems, seconds)
         if built:
@@ -60,7 +71,14 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
         known = slugs or [p.name for p in project.packs(None)[0]]
         touched = games_touched(project.root, (path for _, path in changes), known)
         if touched:
-            run(sorted(touched))
+            run(sorted(touched), deck_first=True)
+
+
+def _merged(deck: BuildResult, rest: BuildResult, names: list[str]) -> BuildResult:
+    """One game's rebuild in two steps (its deck, then everything else) as one result;
+    ``names``: every output, in build order."""
+    drawn = set(deck.rendered) | set(rest.rendered)
+    return replace(rest, rendered=[n for n in names if n in drawn], reused=[n for n in rest.reused if n not in drawn])
 
 
 def _report(console: Console, results: list[BuildResult], problems: list, seconds: float) -> None:

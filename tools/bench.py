@@ -8,8 +8,9 @@ Prints one table and writes the same figures as JSON (``--json``, default
   (default 1,000) drawn with the full engine (layout, text fitting, icons, imposition,
   duplex backs), and its ratio to the floor, the team's ``../shared/bench/reportlab_floor.py``
   (lean mode: bare ReportLab drawing simple cards), run for the same N in the same run;
-- deck rendering on all cores: one such deck per core drawn at once by a process pool
-  (throughput, cards/s), and its ratio to the floor's one-core rate;
+- deck rendering on all cores: the same deck drawn once with its sheets shared out among
+  one process per core (``render_deck(jobs=N)``, page-level parallelism: the deck is one
+  pack), cards/s, and its ratio to the floor's one-core rate;
 - whole builds of every pack of the project, each in a fresh process as a user runs them:
   cold (``--no-cache``), unchanged (every output from the cache), one card edited (one
   game's outputs drawn again), and ``cardforge check`` unchanged (every game's diagnostics
@@ -90,16 +91,24 @@ def rss(n: int) -> float:
     return round(child(code)["rss"], 1)
 
 
+def render_pooled(n: int, jobs: int) -> dict:
+    """Draw the ``n``-card deck once in this process with its sheets shared out among
+    ``jobs`` processes (page-level parallelism): seconds and cards."""
+    from cardforge.render.deck import render_deck
+
+    game, layouts = deck_game(n)
+    out = Path(tempfile.mkdtemp()) / "deck.pdf"
+    started = time.perf_counter()
+    render_deck(game, layouts, out, jobs=jobs)
+    seconds = time.perf_counter() - started
+    shutil.rmtree(out.parent, ignore_errors=True)
+    return {"cards": game.total(), "seconds": seconds}
+
+
 def all_cores(n: int, jobs: int) -> dict:
-    """``jobs`` decks of ``n`` cards drawn at once by a process pool: cards/s overall."""
-    code = (f"import json, sys, time; sys.path.insert(0, {str(ROOT)!r}); sys.path.insert(0, {str(ROOT / 'tools')!r});"
-            "import bench, multiprocessing as mp;"
-            f"from concurrent.futures import ProcessPoolExecutor\n"
-            f"bench.deck_game({n})\n"  # warm imports before forking, as the build's pool does
-            f"with ProcessPoolExecutor({jobs}, mp_context=mp.get_context('fork')) as pool:\n"
-            f"    t = time.perf_counter(); rs = list(pool.map(bench.render_once, [{n}] * {jobs})); s = time.perf_counter() - t\n"
-            "print(json.dumps({'cards': sum(r['cards'] for r in rs), 'seconds': s}))")
-    return child(code)
+    """One deck of ``n`` cards drawn by ``jobs`` processes at once (its sheets shared out): cards/s."""
+    return child(f"import json, sys; sys.path.insert(0, {str(ROOT)!r}); sys.path.insert(0, {str(ROOT / 'tools')!r});"
+                 f"import bench; print(json.dumps(bench.render_pooled({n}, {jobs})))")
 
 
 def floor(n: int, script: Path, mode: str = "lean") -> dict | None:

@@ -13,10 +13,9 @@ from typing import Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge import templates
 from cardforge.layout import Element, Face
 from cardforge.model import Card, Game
-from cardforge.render import image, repeat, shapes, table, text
+from cardforge.render import image, memo, repeat, shapes, table, text
 from cardforge.render.bleed import bleed_area, draw_ground
 from cardforge.render.icons import IconStamp
 
@@ -26,17 +25,17 @@ def context(card: Card | None, game: Game) -> dict[str, Any]:
     data = dict(card.data) if card else {}
     if card:
         data.setdefault("quantity", card.quantity)
-    return {"card": data, "game": game.data, "back": None}
+    return memo.Context(card=data, game=game.data, back=None)
 
 
 def element_text(el: Element, ctx: dict[str, Any]) -> str:
     """The card markup an element shows ('' when it has nothing to show)."""
-    if el.when and not templates.expression(el.when)(**ctx):
+    if not memo.holds(el.when, ctx):
         return ""
     if el.field:
         value = ctx["card"].get(el.field)
         return "" if value is None else str(value)
-    return templates.render(el.template or "", ctx).strip()
+    return memo.rendered(el.template, ctx)
 
 
 @dataclass
@@ -78,12 +77,17 @@ def fit_face(face: Face, ctx: dict[str, Any], game: Game) -> list[Fitted]:
     The title is never set smaller than the body: when the title had to shrink below the
     body's size, the body is refitted at most at the title's size (never below its own
     ``min_size``; the check reports ``layout-hierarchy`` when that is not enough).
+    Remembered in a :class:`~cardforge.render.memo.Context` (every copy of a card fits alike).
     """
+    return memo.remembered(ctx, ("fit", id(face)), lambda: _fit_face(face, ctx, game))
+
+
+def _fit_face(face: Face, ctx: dict[str, Any], game: Game) -> list[Fitted]:
     fitted = []
     for el in face.elements:
         if el.kind != "text":
             continue
-        for copy in repeat.copies(el.box, el.repeat, ctx):
+        for copy in copies(el, ctx):
             content = element_text(el, copy.ctx)
             if not content:
                 continue
@@ -106,8 +110,19 @@ def fit_face(face: Face, ctx: dict[str, Any], game: Game) -> list[Fitted]:
     return fitted
 
 
+def copies(el: Element, ctx: dict[str, Any]) -> list[repeat.Copy]:
+    """The copies of ``el`` on the card of ``ctx`` (see :func:`cardforge.render.repeat.copies`),
+    remembered with their own contexts so that their templates are worked out once."""
+    if el.repeat is None:
+        return [repeat.Copy(el.box, ctx, 0)]
+
+    def make() -> list[repeat.Copy]:
+        return [replace(c, ctx=memo.Context(c.ctx)) for c in repeat.copies(el.box, el.repeat, ctx)]
+    return memo.remembered(ctx, ("copies", el.name, id(el)), make)
+
+
 def _color(value: str, ctx: dict[str, Any]) -> HexColor:
-    return HexColor(templates.render(value, ctx).strip())
+    return memo.color(memo.rendered(value, ctx))
 
 
 INK_SAVER_FRAME = 0.75  # pt: the frame's width in ink-saving mode
@@ -152,7 +167,7 @@ def draw_face(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: fl
                     face.border_width, face.border_radius)
     fits = {(f.element.name, f.index): f for f in fit_face(face, ctx, game)}
     for el in face.elements:
-        for copy in repeat.copies(el.box, el.repeat, ctx):
+        for copy in copies(el, ctx):
             if el.kind == "image":
                 _draw_image(c, el, copy, game, x, y, size, shape, stamp)
                 continue
@@ -183,10 +198,10 @@ def _draw_image(c: Canvas, el: Element, copy: repeat.Copy, game: Game, x: float,
 
 def _draw_table(c: Canvas, el: Element, copy: repeat.Copy, game: Game, x: float, y: float, h: float,
                 stamp: IconStamp) -> None:
-    if el.when and not templates.expression(el.when)(**copy.ctx):
+    if not memo.holds(el.when, copy.ctx):
         return
     bx, by, bw, bh = copy.box
-    fitted = table.fit(el, copy.ctx, bw, bh, game.icons)
+    fitted = memo.remembered(copy.ctx, ("table", el.name, id(el)), lambda: table.fit(el, copy.ctx, bw, bh, game.icons))
     table.draw(c, el, fitted, copy.ctx, x + bx, y + h - by - bh, bw, bh, stamp)
 
 
@@ -201,31 +216,26 @@ def _draw_element(c: Canvas, el: Element, copy: repeat.Copy, fitted: Fitted | No
     bx, by, bwid, bht = copy.box
     ex, ey = x + bx, y + h - by - bht
     if el.kind in shapes.SHAPES:
-        if el.when and not templates.expression(el.when)(**ctx):
+        if not memo.holds(el.when, ctx):
             return
         shapes.draw(c, el, ctx, ex, ey, bwid, bht, trim=(x, y, size, area) if area else None)
     elif el.kind == "icon":
-        if el.when and not templates.expression(el.when)(**ctx):
+        if not memo.holds(el.when, ctx):
             return
-        name = templates.render(el.icon or "", ctx).strip()
-        icon = game.icons.get(name)
+        icon = game.icons.get(memo.rendered(el.icon, ctx))
         if icon is not None:
             side = min(bwid, bht)
-            color = templates.render(el.style.icon_color, ctx).strip() if el.style.icon_color else None
+            color = memo.rendered(el.style.icon_color, ctx)
             stamp.draw(icon, ex + (bwid - side) / 2, ey + (bht - side) / 2, side, color or None)
     elif el.kind == "text":
-        if (el.fill or el.stroke) and not (el.when and not templates.expression(el.when)(**ctx)):
+        if (el.fill or el.stroke) and memo.holds(el.when, ctx):
             shapes.draw(c, replace(el, kind="rect"), ctx, ex, ey, bwid, bht,  # the colour band, even under no text
                         trim=(x, y, size, area) if area else None)
         if fitted is None:
             return
         tx, ty, tw, th = text_box(el, copy.box)
         ex, ey, bwid, bht = x + tx, y + h - ty - th, tw, th
-        style = el.style
-        if "{" in style.color:
-            style = replace(style, color=templates.render(style.color, ctx).strip())
-        if style.icon_color and "{" in style.icon_color:
-            style = replace(style, icon_color=templates.render(style.icon_color, ctx).strip() or None)
+        style = memo.remembered(ctx, ("style", el.name, id(el)), lambda: _style(el, ctx))
         c.saveState()
         if el.rotate:
             c.translate(ex + bwid / 2, ey + bht / 2)
@@ -235,3 +245,13 @@ def _draw_element(c: Canvas, el: Element, copy: repeat.Copy, fitted: Fitted | No
         else:
             text.draw(c, fitted.block, style, ex, ey, bwid, bht, stamp)
         c.restoreState()
+
+
+def _style(el: Element, ctx: dict[str, Any]) -> text.TextStyle:
+    """``el``'s text style with its templated colours worked out for the card of ``ctx``."""
+    style = el.style
+    if "{" in style.color:
+        style = replace(style, color=memo.rendered(style.color, ctx))
+    if style.icon_color and "{" in style.icon_color:
+        style = replace(style, icon_color=memo.rendered(style.icon_color, ctx) or None)
+    return style

@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOpti
     from cardforge.layout import Face, LayoutSet
     from cardforge.model import Card, Game
     from cardforge.render.icons import IconStamp
+    from cardforge.render.pages import PageStore
     from cardforge.render.sheet import Sheet
     from cardforge.render import tiles
 
@@ -74,26 +75,102 @@ def back_context(card: Card, game: Game) -> dict:
     return ctx
 
 
+class Contexts:
+    """The template context of each card's front and back, made once per deck: every copy
+    of a card then draws from what its first copy worked out (see :mod:`cardforge.render.memo`)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.made: dict[tuple[int, bool], tuple[Card, dict]] = {}  # the card is kept: its id stays its own
+
+    def get(self, card: Card, back: bool) -> dict:
+        key = (id(card), back)
+        made = self.made.get(key)
+        if made is None:
+            from cardforge.render import card as card_render
+
+            made = self.made[key] = (card, back_context(card, self.game) if back else card_render.context(card, self.game))
+        return made[1]
+
+
 def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions = DeckOptions(),
-                progress: Callable[[int], None] | None = None) -> int:
+                progress: Callable[[int], None] | None = None, pages: PageStore | None = None, jobs: int = 1) -> int:
     """Write the deck PDF of ``game`` to ``out``; returns the number of pages.
 
     ``progress`` is called with the number of cards drawn after each sheet.
     A card larger than the paper (a board) is tiled across pages with overlap and alignment
     marks (see :mod:`cardforge.render.tiles`), its front tiles then its back tiles.
+    ``pages``: the page cache; a sheet whose cards and inputs it holds is written from it,
+    and each sheet drawn is stored in it (see :mod:`cardforge.render.pages`). ``jobs``: with
+    more than one, the sheets to draw are shared out among that many processes (forked).
+    The PDF is byte-identical whatever ``pages`` holds and whatever ``jobs`` is.
     """
     from reportlab.pdfgen.canvas import Canvas
 
     from cardforge.render import fonts
-    from cardforge.render.icons import IconStamp
-    from cardforge.render import tiles
-    from cardforge.render.sheet import ImpositionError
+    from cardforge.render import pages as page_cache
 
+    units = plan(game, layouts, options)
+    stored: set[int] = set()
+    if pages is not None:
+        for i, unit in enumerate(units):
+            if unit.batch is not None:
+                unit.key = page_cache.sheet_key(pages.context, unit.label, unit.sheet, options, unit.batch)
+                if pages.has(unit.key):
+                    stored.add(i)
+    missing = [i for i, unit in enumerate(units) if unit.batch is not None and i not in stored]
     canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
     canvas.setTitle(f"{game.title}: deck")
     canvas.setAuthor(game.meta.get("designer", ""))
     canvas.setCreator("cardforge")
-    stamp = IconStamp(canvas)
+    page_cache.prepare(canvas, page_cache.faces(layouts))
+    drawer = _Drawer(canvas, game, layouts, options)
+    pool, drawn_elsewhere = _pool(game, layouts, options, units, missing, jobs)
+    try:
+        pages_out, cards = 0, 0
+        for i, unit in enumerate(units):
+            rec = (pages.get(unit.key) if i in stored else None) or drawn_elsewhere(i)
+            if rec is not None:
+                for page in rec.pages:
+                    page_cache.replay(canvas, page, lambda name, specs=rec.specs: drawer.stamp.define(name, specs[name]))
+            else:
+                rec = drawer.unit(unit)
+            if pages is not None and rec is not None and i not in stored:
+                pages.put(unit.key, rec)
+            pages_out += unit.pages
+            cards += unit.cards
+            if progress:
+                progress(cards)
+    finally:
+        if pool is not None:
+            pool.terminate()
+    canvas.save()
+    if pages is not None:
+        pages.prune(keep_others=3 * len(units))
+    return pages_out
+
+
+@dataclass
+class Unit:
+    """What the deck prints next: one sheet (``batch``: its cards, fronts page then backs
+    page) or one board (``board``: the card, tiled); ``label`` is the sheet's page label."""
+
+    group: tuple
+    cards: int
+    pages: int
+    batch: list[Card] | None = None
+    board: Card | None = None
+    sheet: Sheet | None = None
+    tiling: object = None
+    label: str = ""
+    key: str = ""
+
+
+def plan(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Unit]:
+    """The deck's sheets and boards in print order (see :func:`card_groups`)."""
+    from cardforge.render import tiles
+    from cardforge.render.sheet import ImpositionError
+
     groups = card_groups(game, layouts)
     sheets, boards = {}, {}
     for key in groups:
@@ -102,34 +179,137 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
         except ImpositionError:  # larger than the paper: a board, tiled across pages
             boards[key] = tiles.plan(options.paper, key[0], options.orientation)
     sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items() if key in sheets)
-    sheet_no, pages, drawn = 0, 0, 0
+    sides = 2 if options.sides == "both" else 1
+    units, sheet_no = [], 0
     for key, cards in groups.items():
         if key in boards:
-            for card in cards:
-                pages += _board(canvas, boards[key], card, game, layouts, stamp, options)
-                drawn += 1
-            if progress:
-                progress(drawn)
+            units += [Unit(key, 1, 0, board=card, tiling=boards[key]) for card in cards]
             continue
         sheet = sheets[key]
-        canvas.setPageSize(sheet.paper)
         for start in range(0, len(cards), sheet.per_sheet):
             batch = cards[start:start + sheet.per_sheet]
             sheet_no += 1
-            label = f"{game.title} · deck · sheet {sheet_no} of {sheets_total}"
-            if options.sides in ("both", "fronts"):
-                _side(canvas, sheet, batch, game, layouts, stamp, options, front=True, label=f"{label} · fronts")
-                pages += 1
-            if options.sides in ("both", "backs"):
-                turn = "duplex" if options.sides == "both" else "turn"
-                _side(canvas, sheet, batch, game, layouts, stamp, options, front=False,
-                      label=f"{label} · backs ({options.flip}-edge {turn})")
-                pages += 1
-            drawn += len(batch)
-            if progress:
-                progress(drawn)
-    canvas.save()
-    return pages
+            units.append(Unit(key, len(batch), sides, batch=batch, sheet=sheet,
+                              label=f"{game.title} · deck · sheet {sheet_no} of {sheets_total}"))
+    return units
+
+
+class _Drawer:
+    """Draws units on one canvas, recording the sheets' pages."""
+
+    def __init__(self, canvas: Canvas, game: Game, layouts: LayoutSet, options: DeckOptions,
+                 contexts: Contexts | None = None):
+        from cardforge.render.icons import IconStamp
+
+        self.canvas, self.game, self.layouts, self.options = canvas, game, layouts, options
+        self.stamp = IconStamp(canvas)
+        self.stamp.icons = game.icons
+        self.contexts = contexts or Contexts(game)
+        self.sheets = 0
+
+    def unit(self, unit: Unit):
+        """Draw ``unit``; returns the record of its pages (None for a board, or a sheet that
+        cannot be replayed elsewhere)."""
+        from cardforge.render import pages as page_cache
+
+        c, options = self.canvas, self.options
+        if unit.board is not None:
+            unit.pages = _board(c, unit.tiling, unit.board, self.game, self.layouts, self.stamp, options, self.contexts)
+            return None
+        self.sheets += 1
+        rec: page_cache.Record | None = page_cache.Record()
+        sides = []
+        if options.sides in ("both", "fronts"):
+            sides.append((True, f"{unit.label} · fronts"))
+        if options.sides in ("both", "backs"):
+            turn = "duplex" if options.sides == "both" else "turn"
+            sides.append((False, f"{unit.label} · backs ({options.flip}-edge {turn})"))
+        for front, label in sides:
+            c.setPageSize(unit.sheet.paper)
+            _side(c, unit.sheet, unit.batch, self.game, self.layouts, self.stamp, options, self.contexts,
+                  front=front, label=label)
+            page = page_cache.record(c, self.stamp.specs)
+            if page is None:
+                rec = None
+            elif rec is not None:
+                rec.pages.append(page)
+            page_cache.finish(c)
+        if rec is not None:
+            rec.specs = {name: self.stamp.specs[name] for page in rec.pages for name in page.forms}
+        return rec
+
+
+_POOL_JOB: tuple | None = None  # (game, layouts, options, units) in the forked workers
+_WORKER_DRAWER: _Drawer | None = None  # a worker's scratch canvas, kept for all its runs
+WORKER_SHEETS = 128  # sheets a worker's scratch canvas holds before it starts another
+PARENT_SHARE = 0.85  # of an equal share of the sheets, what the process writing the PDF draws itself
+
+
+def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit], missing: list[int], jobs: int):
+    """(the pool, or None; a function giving the record a pool of ``jobs`` forked processes
+    drew for unit ``i``, or None when it did not draw it or it cannot be replayed).
+    The sheets ``missing`` are shared out in runs of consecutive sheets, taken in order."""
+    if jobs < 2 or len(missing) < 2 * jobs:
+        return None, lambda i: None
+    import multiprocessing
+
+    global _POOL_JOB
+    # this process draws the first share itself (it also writes the others' pages), the
+    # other jobs - 1 processes the rest, in runs of a few consecutive sheets
+    own = int(len(missing) * PARENT_SHARE / jobs)
+    rest = missing[own:]
+    size = max(1, min(8, len(rest) // (3 * (jobs - 1))))
+    chunks = [rest[k:k + size] for k in range(0, len(rest), size)]
+    _POOL_JOB = (game, layouts, options, units)
+    try:
+        pool = multiprocessing.get_context("fork").Pool(jobs - 1, initializer=_worker)
+    finally:
+        _POOL_JOB = None
+    results = pool.imap(_draw_chunk, chunks)
+    chunk_of = {i: n for n, chunk in enumerate(chunks) for i in chunk}
+    ready: dict[int, object] = {}
+    received = [0]
+
+    def drawn(i: int):
+        if i not in chunk_of:
+            return None
+        while chunk_of[i] >= received[0]:
+            ready.update(next(results))
+            received[0] += 1
+        return ready.pop(i, None)
+    return pool, drawn
+
+
+def _worker() -> None:
+    from cardforge.incremental import _die_with_parent
+
+    _die_with_parent()
+
+
+def _draw_chunk(indices: list[int]) -> dict[int, object]:
+    """In a worker: draw the sheets ``indices`` on a scratch canvas, returning their records
+    (up to the first that fails: the parent draws that one and the rest itself)."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render import fonts
+    from cardforge.render import pages as page_cache
+
+    global _WORKER_DRAWER
+    game, layouts, options, units = _POOL_JOB
+    if _WORKER_DRAWER is None or _WORKER_DRAWER.sheets >= WORKER_SHEETS:  # a fresh scratch canvas now and then
+        canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
+        page_cache.prepare(canvas, page_cache.faces(layouts))
+        _WORKER_DRAWER = _Drawer(canvas, game, layouts, options, _WORKER_DRAWER.contexts if _WORKER_DRAWER else None)
+    drawn = {}
+    for i in indices:
+        try:
+            drawn[i] = _WORKER_DRAWER.unit(units[i])
+        except Exception:  # noqa: BLE001 - the sheet is left to the parent, which raises the same error where it is reported
+            _WORKER_DRAWER = None  # its canvas may be mid-page
+            break
+    return drawn
 
 
 def card_groups(game: Game, layouts: LayoutSet) -> dict[tuple, list[Card]]:
@@ -182,14 +362,14 @@ def sheet_notes(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Di
 
 
 def _board(canvas: Canvas, tiling: "tiles.Tiling", card: Card, game: Game, layouts: LayoutSet, stamp: IconStamp,
-           options: DeckOptions) -> int:
+           options: DeckOptions, contexts: Contexts) -> int:
     """A board's front, then its back, each tiled across pages; returns the pages drawn."""
     from cardforge.render import card as card_render
     from cardforge.render import tiles
     layout = layouts.for_card(card)
     pages = 0
-    for side, face, ctx in (("front", layout.front, card_render.context(card, game)),
-                            ("back", back_face(card, game, layouts), back_context(card, game))):
+    for side, face, ctx in (("front", layout.front, contexts.get(card, back=False)),
+                            ("back", back_face(card, game, layouts), contexts.get(card, back=True))):
         if face is None or options.sides not in ("both", side + "s"):
             continue
 
@@ -202,8 +382,9 @@ def _board(canvas: Canvas, tiling: "tiles.Tiling", card: Card, game: Game, layou
 
 
 def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: LayoutSet,
-          stamp: IconStamp, options: DeckOptions, front: bool, label: str) -> None:
-    """One page: the fronts of ``batch`` in slot order, or their backs behind them."""
+          stamp: IconStamp, options: DeckOptions, contexts: Contexts, front: bool, label: str) -> None:
+    """One page: the fronts of ``batch`` in slot order, or their backs behind them (the
+    caller ends the page)."""
     from cardforge.render import card as card_render
     from cardforge.render.sheet import crop_marks, cut_guide, scale_check
 
@@ -214,10 +395,10 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
         bleed = sheet.bleeds(i, back=not front, flip=options.flip)
         if front:
             x, y = sheet.slot(i)
-            face, ctx = layout.front, card_render.context(card, game)
+            face, ctx = layout.front, contexts.get(card, back=False)
         else:
             x, y = sheet.back_slot(i, options.flip, options.shift)
-            face, ctx = back_face(card, game, layouts), back_context(card, game)
+            face, ctx = back_face(card, game, layouts), contexts.get(card, back=True)
         card_render.draw_face(canvas, face, ctx, game, x, y, layout.size, stamp, bleed=bleed,
                               shape=layout.shape, ink_saver=options.ink_saver)
         if front and (options.cut_guides or layout.shape == "circle"):
@@ -225,4 +406,3 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
     if shape != "circle" and (front or options.sides == "backs"):  # a backs-only print is cut from its own marks
         crop_marks(canvas, sheet)
     scale_check(canvas, sheet, label)
-    canvas.showPage()

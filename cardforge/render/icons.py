@@ -12,12 +12,14 @@ from __future__ import annotations
 import hashlib
 import io
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 from xml.etree import ElementTree
 
 from reportlab.lib.colors import HexColor, white
+from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.model import Icon
@@ -145,6 +147,9 @@ class IconStamp:
     def __init__(self, canvas: Canvas):
         self.canvas = canvas
         self.defined: set[str] = set()
+        self.kept: dict = {}  # see replay()
+        self.specs: dict[str, tuple] = {}  # form name -> how define() draws it again
+        self.icons: dict[str, Icon] = {}  # the game's icons, for define()
 
     def form_name(self, icon: Icon, color: str | None = None, badge: float = BADGE) -> str:
         color = color or icon.color
@@ -156,7 +161,20 @@ class IconStamp:
             self.defined.add(name)
         return name
 
+    def define(self, name: str, spec: tuple) -> None:
+        """Define the form ``name`` as another canvas's stamp did (``spec`` from its
+        :attr:`specs`), unless this canvas has it already."""
+        if name in self.defined:
+            return
+        if spec[0] == "icon":
+            _, icon, color, badge = spec
+            self.form_name(self.icons[icon], color, badge)
+        else:
+            _, svg, color = spec
+            self.svg_form(Path(svg), color)
+
     def _define(self, name: str, icon: Icon, color: str, badge: float = BADGE) -> None:
+        self.specs[name] = ("icon", icon.name, color, badge)
         c = self.canvas
         c.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
         if icon.svg is not None:
@@ -183,10 +201,41 @@ class IconStamp:
             badge = min(0.6, round(MIN_BADGE_PT / size + 0.005, 2))
         name = self.form_name(icon, color, badge)
         c = self.canvas
+        # what saveState, translate, scale, doForm and restoreState write, without their bookkeeping
+        x, y = (float(v) for v in fp_str(x, y).split())  # as the translation is written, then merged with the scale
+        c._code.append(f"q\n{fp_str(size, 0, 0, size, x, y)} cm\n/{c._doc.getXObjectName(name)} Do\nQ")
+        c._formsinuse.append(name)
+
+    def replay(self, key: tuple, keep: object, x: float, y: float, draw: Callable[[], None]) -> None:
+        """Run ``draw()`` with the origin moved to (x, y) pt, or replay what it wrote the first
+        time it ran under ``key`` on this canvas.
+
+        ``draw`` must draw the same for the same ``key`` (``keep`` is held so that ids in the
+        key stay unique) and leave the graphics state as it found it; the operators are
+        replayed with the forms, colours and shadings the page must list. Text set in a
+        subsetted font is encoded the same way for the whole document, so it replays as is.
+        """
+        c = self.canvas
         c.saveState()
         c.translate(x, y)
-        c.scale(size, size)
-        c.doForm(name)
+        kept = self.kept.get(key)
+        if kept is None:
+            code, forms = c._code, c._formsinuse
+            start, used = len(code), len(forms)
+            origin = code[-1]  # a transform drawn first would be merged into it: then nothing is kept
+            colors, shadings = dict(c._colorsUsed), dict(c._shadingUsed)
+            draw()
+            if code is c._code and forms is c._formsinuse and code[start - 1] is origin:
+                self.kept[key] = (keep, "\n".join(code[start:]), forms[used:],
+                                  {k: v for k, v in c._colorsUsed.items() if k not in colors},
+                                  {k: v for k, v in c._shadingUsed.items() if k not in shadings})
+        else:
+            _, ops, forms, colors, shadings = kept
+            if ops:
+                c._code.append(ops)
+            c._formsinuse.extend(forms)
+            c._colorsUsed.update(colors)
+            c._shadingUsed.update(shadings)
         c.restoreState()
 
     def svg_form(self, svg: Path, color: str | None = None) -> tuple[str, float, float]:
@@ -194,6 +243,7 @@ class IconStamp:
         d = drawing(svg, color)
         name = "svg-" + hashlib.sha1(f"{svg}|{color}".encode()).hexdigest()[:12]
         if name not in self.defined:
+            self.specs[name] = ("svg", str(svg), color)
             c = self.canvas
             c.beginForm(name, lowerx=0, lowery=0, upperx=d.width, uppery=d.height)
             _render(d, c)

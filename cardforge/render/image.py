@@ -20,8 +20,7 @@ from typing import Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge import templates
-from cardforge.render import fonts
+from cardforge.render import fonts, memo
 from cardforge.render.icons import IconError, IconStamp, drawing
 
 RASTER = (".png", ".jpg", ".jpeg")
@@ -40,13 +39,13 @@ class Art:
 
 def resolve(el, ctx: dict[str, Any], root: Path) -> Art | None:
     """The art file ``el`` shows on this card (None when the element shows nothing)."""
-    if el.when and not templates.expression(el.when)(**ctx):
+    if not memo.holds(el.when, ctx):
         return None
     if el.field:
         value = ctx["card"].get(el.field)
         name = "" if value is None else str(value).strip()
     else:
-        name = templates.render(el.template or "", ctx).strip()
+        name = memo.rendered(el.template, ctx)
     if not name:
         return None
     base = root.resolve()

@@ -16,14 +16,14 @@ from typing import Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge import templates
+from cardforge.render import memo
 from cardforge.render.bleed import to_bleed
 
 SHAPES = ("rect", "line", "ellipse", "circle", "polygon")
 
 
 def color(value: str, ctx: dict[str, Any]) -> HexColor:
-    return HexColor(templates.render(value, ctx).strip())
+    return memo.color(memo.rendered(value, ctx))
 
 
 def polygon_points(el, x: float, y: float, w: float, h: float) -> list[tuple[float, float]]:
@@ -50,17 +50,17 @@ def draw(c: Canvas, el, ctx: dict[str, Any], x: float, y: float, w: float, h: fl
     corner radius dropped) while its outline stays in the box; see
     :func:`cardforge.render.bleed.to_bleed`.
     """
-    fill = templates.render(el.fill, ctx).strip() if el.fill else ""
-    stroke = templates.render(el.stroke, ctx).strip() if el.stroke else ""
+    fill = memo.rendered(el.fill, ctx)
+    stroke = memo.rendered(el.stroke, ctx)
     if el.kind == "line" and not stroke:
         stroke = "#000000"
     if not fill and not stroke:
         return
     c.saveState()
     if fill:
-        c.setFillColor(HexColor(fill))
+        c.setFillColor(memo.color(fill))
     if stroke:
-        c.setStrokeColor(HexColor(stroke))
+        c.setStrokeColor(memo.color(stroke))
         c.setLineWidth(el.stroke_width)
         if el.dash:
             c.setDash(list(el.dash))

@@ -1,0 +1,65 @@
+"""What a card face works out once, however many copies of the card are printed.
+
+A deck prints a card with ``quantity: 3`` three times, and its fronts and backs go through
+the same templates, ``when:`` tests, colours and text fits each time. Templates are pure
+functions of their context (the sandbox gives them no clock and no I/O; jinja2's
+``random`` filter would not give a reproducible build in any case), so
+a :class:`Context` (the dict layout templates see) keeps what was computed from it in its
+``memo``: the deck builds one context per card and side (:func:`cardforge.render.deck.render_deck`)
+and every copy after the first draws from the memo. A plain dict works everywhere a
+:class:`Context` does, computing afresh.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from reportlab.lib.colors import HexColor
+
+from cardforge import templates
+
+
+class Context(dict):
+    """A template context (``card``, ``game``, ``back``...) with a ``memo`` of results computed from it."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.memo: dict = {}
+
+
+def remembered(ctx: dict[str, Any], key: tuple, compute):
+    """``compute()``, remembered under ``key`` in ``ctx``'s memo (computed each time for a plain dict)."""
+    memo = getattr(ctx, "memo", None)
+    if memo is None:
+        return compute()
+    try:
+        return memo[key]
+    except KeyError:
+        value = memo[key] = compute()
+        return value
+
+
+def rendered(source: str | None, ctx: dict[str, Any]) -> str:
+    """``source`` rendered as a template in ``ctx``, stripped ('' for None or '').
+
+    Raises what :func:`cardforge.templates.render` raises."""
+    if not source:
+        return ""
+    if "{{" not in source and "{%" not in source:
+        return source.strip()
+    return remembered(ctx, ("render", source), lambda: templates.render(source, ctx).strip())
+
+
+def holds(test: str | None, ctx: dict[str, Any]) -> bool:
+    """Whether the ``when:`` expression ``test`` holds in ``ctx`` (True when there is none)."""
+    if not test:
+        return True
+    return remembered(ctx, ("when", test), lambda: bool(templates.expression(test)(**ctx)))
+
+
+@lru_cache(maxsize=1024)
+def color(value: str):
+    """The ReportLab colour of ``#rrggbb`` (parsed once per process). Raises ``ValueError``."""
+    return HexColor(value)

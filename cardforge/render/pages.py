@@ -1,0 +1,256 @@
+"""Deck pages drawn once and kept: the page cache, parallel sheets and sealed page streams.
+
+A deck's sheet (its fronts page and its backs page) is a pure function of the cards on it,
+the game's other inputs and the build options. :func:`record` takes what ReportLab wrote
+for a page (its content stream, the forms and colours it uses) so that the page can be
+written again by :func:`replay` into another PDF: a later build's (the page cache,
+``output/.cache/<slug>/deck-pages/``) or the parent's, when sheets are drawn by a pool of
+processes. A replayed page and a drawn page are the same bytes, so a deck comes out
+byte-identical whichever sheets were drawn, replayed or drawn by another process.
+
+That holds because every deck PDF starts alike (:func:`prepare`): each shipped font is
+registered in a fixed order and its first subset is filled with a fixed set of
+characters (ASCII, Latin-1 and common punctuation and symbols), so that text in these
+characters is encoded the same way in every deck. A page that depends on its PDF's
+history (a character outside that set, opacity, a raster image, a font a pack brings) is
+never recorded: it is drawn each time.
+
+:func:`seal` compresses a page's content stream as soon as the page is finished, exactly
+as ReportLab would when saving, so a deck of 10,000 cards holds compressed pages, not
+every drawing operator, until it is written.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+import re
+import tempfile
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reportlab.pdfgen.canvas import Canvas
+
+from cardforge.render import fonts
+
+FORMAT = "1"  # bump when what a record holds, or how pages are drawn, changes meaning
+FOLDER = "deck-pages"  # in output/.cache/<slug>/
+
+# the characters every deck's fonts encode alike, in this order, after ASCII
+_COMMON = ("".join(chr(c) for c in range(0xA1, 0x100)) + "‘’‚“”„–—…•·′″‹›†‡‰−×÷±≤≥≠≈∞→←↑↓↔⇒★☆●○■□▲▼◆◇♠♣♥♦✓✗€£¥™©®"
+           + "".join(chr(c) for c in range(0x100, 0x180)))
+_FONT_REF = re.compile(r"/(F\d+)\+(\d+) ")
+_GSTATE = re.compile(r"/gRLs\d+ gs")
+
+
+def faces(layouts) -> tuple[str, ...]:
+    """The shipped faces a deck drawn with ``layouts`` may print, in :data:`fonts.FONTS`
+    order: every family a layout's text or table names (all four of its styles, for
+    **bold** and *italic*), and sans and sans bold (page labels, icon badges)."""
+    used = {"sans", "sans-bold"}
+    sides = [face for layout in layouts.by_type.values() for face in (layout.front, layout.back) if face is not None]
+    for face in sides + list(layouts.backs.values()):
+        for el in face.elements:
+            for name in (el.style.font, el.header_font):
+                if name in fonts.FONTS:
+                    used.add(name)
+                    used.update(fonts.FAMILIES[fonts.FAMILY_OF.get(name, "sans")])
+    return tuple(face for face in fonts.FONTS if face in used)
+
+
+def prepare(canvas: Canvas, faces: tuple[str, ...] = tuple(fonts.FONTS)) -> None:
+    """Register the shipped ``faces`` with ``canvas`` in :data:`fonts.FONTS` order, each
+    with its first subset filled with the fixed characters, before anything is drawn (a
+    face drawn later, as a one-card layout may, is registered then and its pages are
+    not recorded)."""
+    from reportlab.pdfbase import pdfmetrics
+
+    doc = canvas._doc
+    for face in faces:
+        font = pdfmetrics.getFont(fonts.pdf_name(face))
+        font.splitString(" ", doc)  # creates the font's state in this document
+        state = font.state[doc]
+        glyphs = font.face.charToGlyph
+        for ch in _COMMON:
+            if state.nextCode >= 256:
+                break
+            if ord(ch) in glyphs and ord(ch) not in state.assignments:
+                font.splitString(ch, doc)
+        font.getSubsetInternalName(0, doc)
+    canvas._cardforge_prepared = [doc.fontMapping[fonts.pdf_name(face)].lstrip("/") for face in faces]
+
+
+def _allowed_fonts(canvas: Canvas) -> set[str]:
+    """The internal names of the faces :func:`prepare` registered with ``canvas``."""
+    return set(getattr(canvas, "_cardforge_prepared", ()))
+
+
+@dataclass
+class Page:
+    """One page as ReportLab wrote it: ``size`` (w, h) pt, its operators, the forms it uses
+    (in order of first use), and the colours and shadings its resources list."""
+
+    size: tuple[float, float]
+    ops: str
+    forms: list[str]
+    colors: dict
+    shadings: dict
+
+
+@dataclass
+class Record:
+    """The pages of one sheet and how to define the forms they use (name -> spec, see
+    :meth:`cardforge.render.icons.IconStamp.define`)."""
+
+    pages: list[Page] = field(default_factory=list)
+    specs: dict[str, tuple] = field(default_factory=dict)
+
+
+def record(canvas: Canvas, specs: dict[str, tuple]) -> Page | None:
+    """What the page in progress on ``canvas`` holds, or None when it cannot be replayed
+    into another PDF. Call before :func:`finish`."""
+    c = canvas
+    ops = "\n".join(c._code)
+    if c._annotationrefs or _GSTATE.search(ops) or any(name not in specs for name in c._formsinuse):
+        return None
+    allowed = _allowed_fonts(c)
+    if any(name not in allowed or subset != "0" for name, subset in _FONT_REF.findall(ops)):
+        return None
+    return Page(tuple(c._pagesize), ops, list(dict.fromkeys(c._formsinuse)), dict(c._colorsUsed), dict(c._shadingUsed))
+
+
+def replay(canvas: Canvas, page: Page, define) -> None:
+    """Write ``page`` as the next page of ``canvas``; ``define(name)`` defines a form the
+    page uses that the canvas does not have yet (in the order the page first uses them)."""
+    c = canvas
+    c.setPageSize(page.size)
+    for name in page.forms:
+        define(name)
+    if page.ops:
+        c._code.append(page.ops)
+    c._formsinuse.extend(page.forms)
+    c._colorsUsed.update(page.colors)
+    c._shadingUsed.update(page.shadings)
+    finish(c)
+
+
+def finish(canvas: Canvas) -> None:
+    """End the page in progress (``showPage``) and seal it."""
+    canvas.showPage()
+    seal(canvas)
+
+
+def seal(canvas: Canvas) -> None:
+    """Compress the content stream of ``canvas``'s last finished page now, into the very
+    bytes ReportLab writes when saving, and drop the operators."""
+    from reportlab import rl_config
+    from reportlab.pdfbase import pdfdoc
+
+    page = canvas._doc.Pages.pages[-1]
+    if page.Contents or not page.stream or not page.compression:
+        return
+    filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
+    content = page.stream
+    for f in reversed(filters):
+        content = f.encode(content)
+    stream = pdfdoc.PDFStream(content=content)
+    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(f.pdfname) for f in filters])
+    stream.__Comment__ = "page stream"
+    page.Contents = stream
+    page.stream = None
+
+
+def sheet_key(context: str, label: str, sheet: object, options: object, cards: list) -> str:
+    """The cache key of one sheet: the game's inputs other than its card files
+    (``context``, see :func:`context_digest`), the sheet's label and geometry, the deck
+    options and the cards on it (type, name, quantity and every field, in slot order)."""
+    h = hashlib.sha256(f"{FORMAT}\0{context}\0{label}\0{sheet!r}\0{options!r}".encode())
+    for card in cards:
+        h.update(b"\0")
+        h.update(json.dumps([card.type, card.name, card.quantity, card.data], sort_keys=True, default=repr).encode())
+    return h.hexdigest()
+
+
+def context_digest(pack: Path, layouts: Path) -> str:
+    """SHA-256 of what every sheet of the game in ``pack`` depends on besides its cards:
+    cardforge itself, every file of the pack but its card files (game.yaml, errata, icons,
+    art, fonts, rules...) and the game's layouts (see :func:`cardforge.cache.pack_inputs`).
+    Raises ``OSError`` when a file cannot be read."""
+    from cardforge.cache import _files, code_version, file_digest, layout_inputs
+    from cardforge.load import NOT_CARD_FILES
+
+    def card_file(path: Path) -> bool:
+        return path.parent == pack and (path.suffix == ".csv" or path.suffix == ".yaml" and path.name not in NOT_CARD_FILES)
+
+    h = hashlib.sha256(code_version().encode())
+    for path in _files(pack):
+        if not card_file(path):
+            h.update(b"\0" + path.relative_to(pack).as_posix().encode() + b"\0" + file_digest(path))
+    h.update(b"\0layouts\0" + layout_inputs(pack, layouts).encode())
+    return h.hexdigest()
+
+
+class PageStore:
+    """Recorded sheets on disk (``folder/<key>.pickle``), each written to a temporary file
+    and renamed into place, so a crash never leaves half an entry under a valid key."""
+
+    def __init__(self, folder: Path, context: str):
+        self.folder = folder
+        self.context = context
+        self.used: set[str] = set()
+
+    def has(self, key: str) -> bool:
+        return (self.folder / f"{key}.pickle").is_file()
+
+    def get(self, key: str) -> Record | None:
+        """The sheet stored under ``key``, or None (a missing or damaged entry is a miss)."""
+        try:
+            found = pickle.loads(zlib.decompress((self.folder / f"{key}.pickle").read_bytes()))
+        except (OSError, EOFError, zlib.error, pickle.UnpicklingError, ValueError, TypeError, AttributeError,
+                ImportError, IndexError):
+            return None
+        if not isinstance(found, Record):
+            return None
+        self.used.add(key)
+        return found
+
+    def put(self, key: str, rec: Record) -> None:
+        """Store ``rec`` under ``key`` (failures are ignored: the cache only saves time)."""
+        self.used.add(key)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.folder)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(zlib.compress(pickle.dumps(rec, protocol=pickle.HIGHEST_PROTOCOL), 1))
+            os.replace(tmp, self.folder / f"{key}.pickle")
+        except OSError:
+            return
+
+    def prune(self, keep_others: int = 0) -> None:
+        """Remove the sheets this deck did not use beyond the ``keep_others`` newest (a few
+        builds' worth, so undoing an edit finds its sheets again), and crashed writes."""
+        import time
+
+        try:
+            entries = list(self.folder.iterdir())
+        except OSError:
+            return
+        old = (time.time() - 3600) * 1e9  # a write in progress elsewhere is younger than that
+        crashed = [p for p in entries if p.name.startswith(".tmp-") and _mtime(p) < old]
+        others = sorted((p for p in entries if p.suffix == ".pickle" and p.stem not in self.used), key=_mtime,
+                        reverse=True)
+        for path in crashed + others[keep_others:]:
+            try:
+                path.unlink()
+            except OSError:
+                pass
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return 0
+

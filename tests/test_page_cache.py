@@ -1,0 +1,141 @@
+"""The deck's page cache and its sheets drawn by several processes: the same bytes as a
+clean, one-process build, and a one-card edit draws only the sheets that hold the card."""
+from __future__ import annotations
+
+import shutil
+from dataclasses import replace
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from cardforge.build import Project, compile_game
+from cardforge.incremental import build_games
+from cardforge.render import deck as deck_render
+from cardforge.render.deck import plan, render_deck
+from cardforge.render.pages import PageStore, context_digest
+from tests.conftest import SHIPPED, make_project
+
+SLUG = "through-the-gate"
+
+
+def _count_drawn(monkeypatch) -> list:
+    """Record every sheet or board the deck draws in this process (not replayed)."""
+    drawn = []
+    original = deck_render._Drawer.unit
+
+    def unit(self, u):
+        drawn.append(u)
+        return original(self, u)
+
+    monkeypatch.setattr(deck_render._Drawer, "unit", unit)
+    return drawn
+
+
+def _edit_card(pack: Path) -> str:
+    """Append a word to the first card with a text block in the pack's first card file;
+    returns that card's name."""
+    import yaml
+
+    files = sorted(p for p in pack.glob("*.yaml") if p.name not in ("game.yaml", "errata.yaml"))
+    for path in files:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        cards = data.get("cards") if isinstance(data, dict) else data
+        for card in cards or []:
+            if isinstance(card, dict) and isinstance(card.get("text"), str) and card["text"].strip():
+                old = card["text"].strip().splitlines()[0]
+                text = path.read_text(encoding="utf-8")
+                assert old in text
+                path.write_text(text.replace(old, old + " again", 1), encoding="utf-8")
+                return card["name"]
+    raise AssertionError(f"no card with text in {pack}")
+
+
+def test_a_one_card_edit_draws_only_its_sheets_and_matches_a_clean_build(tmp_path, monkeypatch):
+    root = make_project(tmp_path / "work", SLUG)
+    project = Project(root)
+    packs, _ = project.packs([SLUG])
+    [first] = build_games(project, packs, jobs=1)
+    assert first.ok and "deck.pdf" in first.rendered
+    assert any((root / "output" / ".cache" / SLUG / "deck-pages").glob("*.pickle"))
+
+    name = _edit_card(root / "cards" / SLUG)
+    drawn = _count_drawn(monkeypatch)
+    [again] = build_games(project, packs, jobs=1)
+    assert again.ok and "deck.pdf" in again.rendered
+
+    compiled = compile_game(root / "cards" / SLUG, project)
+    units = plan(compiled.game, compiled.layouts, deck_render.DeckOptions())
+    holding = [u for u in units if u.batch is not None and any(c.name == name for c in u.batch)]
+    assert holding and len(units) > len(holding)
+    assert [u.label for u in drawn] == [u.label for u in holding]  # only the edited card's sheets
+
+    clean = make_project(tmp_path / "clean", SLUG)
+    shutil.copytree(root / "cards" / SLUG, clean / "cards" / SLUG, dirs_exist_ok=True)
+    [fresh] = build_games(Project(clean), Project(clean).packs([SLUG])[0], jobs=1, use_cache=False)
+    assert fresh.ok
+    ours = (root / "output" / SLUG / "deck.pdf").read_bytes()
+    assert ours == (clean / "output" / SLUG / "deck.pdf").read_bytes()
+    with pikepdf.open(root / "output" / SLUG / "deck.pdf") as pdf:
+        assert len(pdf.pages) == 2 * sum(1 for u in units if u.batch is not None)
+
+
+@pytest.mark.parametrize("slug", SHIPPED)
+def test_deck_is_the_same_bytes_drawn_by_one_or_two_processes_and_from_the_page_cache(tmp_path, slug):
+    """Every shipped deck, its cards repeated so that each process draws several sheets."""
+    project = Project(make_project(tmp_path, slug))
+    compiled = compile_game(project.cards / slug, project)
+    game = replace(compiled.game, cards=[replace(c, quantity=c.quantity * 3) for c in compiled.game.cards])
+    one, two, cached, replayed = (tmp_path / f"{n}.pdf" for n in ("one", "two", "cached", "replayed"))
+    render_deck(game, compiled.layouts, one, jobs=1)
+    render_deck(game, compiled.layouts, two, jobs=2)
+    store = tmp_path / "pages"
+    context = context_digest(project.cards / slug, project.layouts)
+    render_deck(game, compiled.layouts, cached, pages=PageStore(store, context), jobs=2)
+    stored = sorted(store.glob("*.pickle"))
+    assert stored
+    render_deck(game, compiled.layouts, replayed, pages=PageStore(store, context), jobs=1)
+    assert one.read_bytes() == two.read_bytes() == cached.read_bytes() == replayed.read_bytes()
+
+
+def test_a_damaged_cache_entry_is_a_miss_and_no_cache_writes_none(tmp_path, monkeypatch):
+    root = make_project(tmp_path, SLUG)
+    project = Project(root)
+    packs, _ = project.packs([SLUG])
+    build_games(project, packs, jobs=1, use_cache=False)
+    assert not (root / "output" / ".cache").exists()  # --no-cache neither reads nor writes it
+    clean = (root / "output" / SLUG / "deck.pdf").read_bytes()
+
+    build_games(project, packs, jobs=1)
+    entries = sorted((root / "output" / ".cache" / SLUG / "deck-pages").glob("*.pickle"))
+    entries[0].write_bytes(entries[0].read_bytes()[:40])  # a torn write under a valid key
+    (root / "output" / SLUG / "deck.pdf").unlink()
+    shutil.rmtree(root / "output" / ".cache" / SLUG / "deck.pdf")  # the whole deck must be put together again
+    drawn = _count_drawn(monkeypatch)
+    [result] = build_games(project, packs, jobs=1)
+    assert result.ok
+    assert len(drawn) == 1  # the damaged sheet, drawn again; the others replayed
+    assert (root / "output" / SLUG / "deck.pdf").read_bytes() == clean
+
+
+def test_a_sheet_that_fails_in_a_worker_fails_the_deck_as_it_does_in_one_process(tmp_path, monkeypatch):
+    """The error a build reports (an icon that cannot be drawn) comes out of render_deck,
+    whichever process met it first."""
+    from cardforge.render.icons import IconError
+
+    project = Project(make_project(tmp_path, SLUG))
+    compiled = compile_game(project.cards / SLUG, project)
+    game = replace(compiled.game, cards=[replace(c, quantity=c.quantity * 3) for c in compiled.game.cards])
+    units = plan(game, compiled.layouts, deck_render.DeckOptions())
+    last = units[-1].label  # drawn by the worker with two processes
+    original = deck_render._Drawer.unit
+
+    def unit(self, u):
+        if u.label == last:
+            raise IconError("icon file broken.svg cannot be drawn", Path("broken.svg"))
+        return original(self, u)
+
+    monkeypatch.setattr(deck_render._Drawer, "unit", unit)
+    for jobs in (1, 2):
+        with pytest.raises(IconError, match="broken.svg"):
+            render_deck(game, compiled.layouts, tmp_path / f"deck-{jobs}.pdf", jobs=jobs)
