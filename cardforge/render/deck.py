@@ -218,6 +218,7 @@ class _Drawer:
         self.stamp.icons = game.icons
         self.contexts = contexts or Contexts(game)
         self.sheets = 0
+        self.scratch = False  # a worker's canvas, never saved: its pages are recorded, not kept
 
     def unit(self, unit: Unit):
         """Draw ``unit``; returns the record of its pages (None for a board, or a sheet that
@@ -245,7 +246,7 @@ class _Drawer:
                 rec = None
             elif rec is not None:
                 rec.pages.append(page)
-            page_cache.finish(c)
+            page_cache.finish(c, keep=not self.scratch)
         if rec is not None:
             rec.specs = {name: self.stamp.specs[name] for page in rec.pages for name in page.forms}
         return rec
@@ -254,7 +255,7 @@ class _Drawer:
 _POOL_JOB: tuple | None = None  # (game, layouts, options, units) in the forked workers
 _WORKER_DRAWER: _Drawer | None = None  # a worker's scratch canvas, kept for all its runs
 WORKER_SHEETS = 128  # sheets a worker's scratch canvas holds before it starts another
-PARENT_SHARE = 0.85  # of an equal share of the sheets, what the process writing the PDF draws itself
+PARENT_SHARE = 0.95  # of an equal share of the sheets, what the process writing the PDF draws itself
 
 
 def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit], missing: list[int], jobs: int):
@@ -314,6 +315,7 @@ def _draw_chunk(indices: list[int]) -> dict[int, object]:
         canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
         page_cache.prepare(canvas, page_cache.faces(layouts))
         _WORKER_DRAWER = _Drawer(canvas, game, layouts, options, _WORKER_DRAWER.contexts if _WORKER_DRAWER else None)
+        _WORKER_DRAWER.scratch = True
     from cardforge.budget import budget_session
 
     drawn = {}
