@@ -1,15 +1,13 @@
 """The pipeline: load -> validate -> check -> render -> write, for one game pack.
 
 Read everything, then write: :func:`compile_game` loads, validates and checks the whole
-game before anything is drawn; :func:`build_game` renders each output to a temporary file
-beside its destination and moves it into place only when every output of the game has
+game before anything is drawn; :func:`build_game` renders every output into a staging folder
+beside its destination and puts that folder in place in one step only when every output has
 been rendered, so a failed build leaves the previous output intact.
 """
 from __future__ import annotations
 
-import os
 import shutil
-import tempfile
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -307,28 +305,29 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
 
 
 def staging_folder(target: Path) -> Path:
-    """A new empty staging folder inside ``target`` (``output/<slug>/.build-*``).
+    """A new empty staging folder for ``target`` (``output/<slug>``), where the game's next
+    output folder is built: ``output/.<slug>.build-*/<slug>/`` (see :mod:`cardforge.staging`).
 
     Raises :class:`cardforge.staging.OutputError` (``write-failed``) when ``target`` cannot
-    be a writable folder."""
-    from cardforge.staging import STAGING_PREFIX, prepare
+    be a writable folder or the staging folder cannot be created."""
+    from cardforge.staging import new_staging, prepare
 
     prepare(target)
-    return Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=target))
+    return new_staging(target)
 
 
 def place(staging: Path, target: Path) -> list[Path]:
-    """Move everything in ``staging`` into ``target`` (replacing what is there), then remove
-    ``staging``; returns the paths written."""
-    written = []
-    for produced in sorted(staging.iterdir()):
-        destination = target / produced.name
-        if destination.is_dir() and not destination.is_symlink():
-            shutil.rmtree(destination)  # a folder output (print-shop/) is replaced whole
-        os.replace(produced, destination)
-        written.append(destination)
-    shutil.rmtree(staging, ignore_errors=True)
-    return written
+    """Make the staging folder ``staging`` the output folder ``target`` in one step, keeping
+    the files of ``target`` the build did not write (:func:`cardforge.staging.place`); returns
+    the paths written. Raises ``OSError``, leaving ``target`` as it was."""
+    from cardforge.staging import place as swap
+
+    return swap(staging, target)
+
+
+def discard(staging: Path) -> None:
+    """Remove a staging folder from :func:`staging_folder` and what holds it."""
+    shutil.rmtree(staging.parent, ignore_errors=True)
 
 
 def build_game(compiled: Compiled, project: Project, options: BuildOptions = BuildOptions(), force: bool = False,
@@ -370,13 +369,20 @@ def build_game(compiled: Compiled, project: Project, options: BuildOptions = Bui
             try:
                 written = place(staging, target)
             except OSError as exc:
-                return BuildResult(slug, [], kept + [diag("write-failed", f"{slug}: {exc}", file=display_path(target))])
+                return BuildResult(slug, [], kept + [placing_failed(slug, target, exc)])
             return BuildResult(slug, written, problems, rendered=names)
     except OutputError as exc:
         return BuildResult(slug, [], kept + [exc.diagnostic])
     finally:
         if staging is not None:  # removed by place() on success; here on every failure
-            shutil.rmtree(staging, ignore_errors=True)
+            discard(staging)
+
+
+def placing_failed(slug: str, target: Path, exc: OSError) -> Diagnostic:
+    """``write-failed`` for an output folder that could not be put in place."""
+    return diag("write-failed", f"{slug}: cannot put the new output in place at {display_path(target)}: "
+                f"{exc.strerror or exc}; the previous output is unchanged", file=display_path(target),
+                hint="make the output folder writable, or build into another project with --root")
 
 
 def forced(slug: str) -> Diagnostic:

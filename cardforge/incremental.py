@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardforge.build import (BuildOptions, BuildResult, Compiled, Project, RenderError, artefacts, compile_game,
-                             forced, place, render_artefact, staging_folder)
+                             discard, forced, place, placing_failed, render_artefact, staging_folder)
 from cardforge.cache import (CACHE_FOLDER, DIGESTS, Entry, Store, artefact_key, load_digests, pack_inputs, same_content,
                              save_digests)
 from cardforge.diagnostics import Diagnostic, has_errors
-from cardforge.staging import STAGING_PREFIX, OutputError, build_lock, prepare
+from cardforge.staging import OutputError, build_lock, leftovers, prepare
 
 if TYPE_CHECKING:  # imported when a task runs: a build served from the cache runs none
     from concurrent.futures import Future
@@ -217,10 +217,8 @@ class _Game:
         self.missing = [name for name in self.names if name not in self.hits]
         if progress:
             progress(self.slug, 0 if "deck.pdf" in self.missing else self.total, self.total)
-        if self.missing:
-            if not self.claim():
-                return False
-            self.staging = staging_folder(self.project.output / self.slug)
+        if self.missing and not self.claim():
+            return False
         return bool(self.missing)
 
     def page_cache(self) -> tuple[Path, Path] | None:
@@ -228,14 +226,15 @@ class _Game:
         return (self.store.root / self.slug / _PAGES, self.project.layouts) if self.store is not None else None
 
     def claim(self) -> bool:
-        """Make ``output/<slug>`` a writable folder and hold its lock until the build ends
-        (:mod:`cardforge.staging`); False, with the result set to the diagnostic, when
-        another build holds it or the folder cannot be written."""
+        """Make ``output/<slug>`` a writable folder, hold its lock until the build ends and
+        make the staging folder (:mod:`cardforge.staging`); False, with the result set to the
+        diagnostic, when another build holds it or the folder cannot be written."""
         target = self.project.output / self.slug
         try:
             prepare(target)
             if self.locks is not None:
                 self.locks.enter_context(build_lock(target))
+            self.staging = staging_folder(target)
         except OutputError as exc:
             kept = [d for d in self.diagnostics if d.code != "build-forced"]
             self.result = BuildResult(self.slug, [], kept + [exc.diagnostic])
@@ -257,7 +256,7 @@ class _Game:
             return self.result
         if self.errors is not None:
             if self.staging:
-                shutil.rmtree(self.staging, ignore_errors=True)
+                discard(self.staging)
             kept = [d for d in self.diagnostics if d.code != "build-forced"]
             return BuildResult(self.slug, [], kept + self.errors)
         target = self.project.output / self.slug
@@ -268,20 +267,23 @@ class _Game:
                 continue
             self.store.touch(self.slug, name, self.keys[name])
             if not same_content(entry.payload, target / name):
-                if self.staging is None:
-                    if not self.claim():
-                        return self.result
-                    self.staging = staging_folder(target)
+                if self.staging is None and not self.claim():
+                    return self.result
                 copy = shutil.copytree if entry.payload.is_dir() else shutil.copy2
                 copy(entry.payload, self.staging / name)
             else:
                 current.append(target / name)
-        if self.staging is None and any(target.glob(STAGING_PREFIX + "*")):
+        if self.staging is None and leftovers(target):
             _sweep_when_free(target)  # a killed build's staging folder, though nothing is written now
         problems = list(self.diagnostics)
         for name in self.names:
             problems += self.hits[name].notes if name in self.hits else self.notes.get(name, [])
-        written = place(self.staging, target) if self.staging else []
+        try:
+            written = place(self.staging, target) if self.staging else []
+        except OSError as exc:
+            discard(self.staging)
+            kept = [d for d in self.diagnostics if d.code != "build-forced"]
+            return BuildResult(self.slug, [], kept + [placing_failed(self.slug, target, exc)])
         return BuildResult(self.slug, sorted(written + current), problems,
                            rendered=[n for n in self.names if n not in self.hits],
                            reused=[n for n in self.names if n in self.hits])

@@ -18,6 +18,7 @@ from typing import Any
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.load import read_yaml
 from cardforge.model import Card, Game, Source
+from cardforge.packfonts import font_keys
 from cardforge.render.fonts import FONTS
 from cardforge.render.repeat import Repeat
 from cardforge.render.text import TextStyle
@@ -113,6 +114,7 @@ class LayoutSet:
     sizes: dict[str, tuple[float, float]] = field(default_factory=dict)
     source: Source | None = None  # the layout file's line map (for checks that place findings)
     data: dict = field(default_factory=dict)  # the layout file as written (before extends)
+    fonts: dict[str, str] = field(default_factory=dict)  # font names layouts may use -> font keys
     _per_card: dict[int, Layout] = field(default_factory=dict, repr=False)
 
     def for_card(self, card: Card) -> Layout:
@@ -151,7 +153,7 @@ def card_layout(card: Card, layouts: "LayoutSet") -> tuple[Layout | None, list[D
         return None, problems
     merged = _deep_merge(layouts.raw[card.type], override)
     merged["__origin__"] = copy.deepcopy(layouts.raw[card.type].get("__origin__") or {"elements": {}, "back": {}})
-    layout, more = _resolve(card.type, merged, layouts.sizes, layouts.source)
+    layout, more = _resolve(card.type, merged, layouts.sizes, layouts.source, layouts.fonts)
     for d in more:  # place them on the card, which made the change
         problems.append(replace(d, file=card.source.file, line=card.source.line("layout"),
                                 message=f"{card.type} card {card.name!r}: {d.message}"))
@@ -192,7 +194,7 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
         return None, problems
     data = data or {}
     sizes = {name: (parse_length(w), parse_length(h)) for name, (w, h) in (data.get("sizes") or {}).items()}
-    result = LayoutSet(file=source.file, sizes=sizes, source=source, data=data)
+    result = LayoutSet(file=source.file, sizes=sizes, source=source, data=data, fonts=font_keys(game))
     raw = data.get("layouts") or {}
     for name in raw:
         merged, chain_problems = _merged(raw, name, source)
@@ -200,12 +202,12 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
         if merged is None:
             continue
         result.raw[name] = copy.deepcopy(merged)
-        layout, layout_problems = _resolve(name, merged, sizes, source)
+        layout, layout_problems = _resolve(name, merged, sizes, source, result.fonts)
         problems += layout_problems
         if layout and name in game.card_types:
             result.by_type[name] = layout
     for back_id, face in (data.get("backs") or {}).items():
-        resolved, face_problems = _face(face, source, ("backs", back_id))
+        resolved, face_problems = _face(face, source, ("backs", back_id), fonts=result.fonts)
         problems += face_problems
         result.backs[back_id] = resolved
     for type_id, card_type in game.card_types.items():
@@ -269,7 +271,8 @@ def _deep_merge(base: dict, over: dict) -> dict:
     return out
 
 
-def _resolve(name: str, merged: dict, sizes: dict, source: Source) -> tuple[Layout | None, list[Diagnostic]]:
+def _resolve(name: str, merged: dict, sizes: dict, source: Source, fonts: dict[str, str]
+             ) -> tuple[Layout | None, list[Diagnostic]]:
     problems = []
     size_value = merged.get("size", "poker")
     if isinstance(size_value, list):
@@ -290,11 +293,12 @@ def _resolve(name: str, merged: dict, sizes: dict, source: Source) -> tuple[Layo
                            f"{size[1] / 72 * 25.4:g} mm; each side must be more than 0 and at most 600 mm",
                            file=source.file, line=source.line("layouts", name, "size"))]
     origin = merged.pop("__origin__")
-    front, face_problems = _face(merged, source, ("layouts", name), origin["elements"])
+    front, face_problems = _face(merged, source, ("layouts", name), origin["elements"], fonts=fonts)
     problems += face_problems
     back = None
     if merged.get("back") is not None:
-        back, back_problems = _face(merged["back"], source, ("layouts", name, "back"), origin["back"], back=True)
+        back, back_problems = _face(merged["back"], source, ("layouts", name, "back"), origin["back"], back=True,
+                                    fonts=fonts)
         problems += back_problems
     layout = Layout(name=name, size=size, front=front, back=back, file=source.file,
                     line=source.line("layouts", name),
@@ -304,8 +308,10 @@ def _resolve(name: str, merged: dict, sizes: dict, source: Source) -> tuple[Layo
     return layout, problems
 
 
-def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, back: bool = False) -> tuple[Face, list[Diagnostic]]:
+def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, back: bool = False,
+          fonts: dict[str, str] | None = None) -> tuple[Face, list[Diagnostic]]:
     problems = []
+    fonts = fonts or {name: name for name in FONTS}
     border = spec.get("border") or {}
     elements = []
     for el_name, el in (spec.get("elements") or {}).items():
@@ -324,17 +330,18 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
                                  hint="an element of an extending layout may name only the keys it changes, "
                                       "but the element must exist in the layout it extends"))
             continue
-        if el.get("header_font") and el["header_font"] not in FONTS:
+        if el.get("header_font") and el["header_font"] not in fonts:
             problems.append(diag("layout-invalid", f"element {el_name!r} uses unknown font {el['header_font']!r}",
                                  file=source.file, line=source.line(*el_path, "header_font"),
-                                 hint=f"fonts: {', '.join(FONTS)}"))
+                                 hint=f"fonts: {', '.join(fonts)} (a pack declares its own under `fonts:` in game.yaml)"))
             continue
-        if el.get("font") and el["font"] not in FONTS:
+        if el.get("font") and el["font"] not in fonts:
             from cardforge.suggest import did_you_mean
 
             problems.append(diag("layout-invalid", f"element {el_name!r} uses unknown font {el['font']!r}",
                                  file=source.file, line=source.line(*el_path, "font"),
-                                 hint=did_you_mean(el["font"], FONTS) or f"fonts: {', '.join(FONTS)}"))
+                                 hint=did_you_mean(el["font"], fonts) or f"fonts: {', '.join(fonts)} (a pack "
+                                      "declares its own under `fonts:` in game.yaml)"))
             continue
         if el["kind"] == "table" and not (el.get("rows") and el.get("columns")):
             problems.append(diag("layout-invalid", f"table element {el_name!r} needs `rows:` and `columns:`",
@@ -345,7 +352,7 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
                                  file=source.file, line=line))
             continue
         size = parse_length(el.get("size", "9pt"))
-        style = TextStyle(font=el.get("font", "sans"), size=size,
+        style = TextStyle(font=fonts[el.get("font", "sans")], size=size,
                           min_size=parse_length(el["min_size"]) if "min_size" in el else size,
                           leading=el.get("leading", 1.2), color=el.get("color", "#000000"),
                           align=el.get("align", "center"), valign=el.get("valign", "top"),
@@ -362,7 +369,7 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
             points=tuple((parse_length(px), parse_length(py)) for px, py in el.get("points", ())),
             repeat=_repeat(el.get("repeat")), role=el.get("role"), fit=el.get("fit", "contain"),
             anchor=el.get("anchor", "center"), clip=bool(el.get("clip", False)), rows=el.get("rows"),
-            columns=tuple(el.get("columns") or ()), header_font=el.get("header_font"),
+            columns=tuple(el.get("columns") or ()), header_font=fonts.get(el.get("header_font")),
             header_size=parse_length(el["header_size"]) if "header_size" in el else None))
     face = Face(background=spec.get("background", "#ffffff"),
                 border_width=parse_length(border.get("width", "0pt")),

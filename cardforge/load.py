@@ -54,8 +54,12 @@ def load_game(pack: Path) -> tuple[Game | None, list[Diagnostic]]:
         return None, problems
     icons, icon_problems = _icons(data, pack, source)
     problems += icon_problems
+    from cardforge.packfonts import pack_fonts
+
+    fonts, font_problems = pack_fonts(data, pack, source)
+    problems += font_problems
     game = Game(slug=pack.name, root=pack, data=data, source=source,
-                card_types=_card_types(data, source), icons=icons)
+                card_types=_card_types(data, source), icons=icons, fonts=fonts)
     for path in sorted(pack.glob("*.yaml")):
         if path.name in NOT_CARD_FILES:
             continue

@@ -72,6 +72,43 @@ class Icon:
     legend: bool = True  # False: decorative, not listed in the icon legend
 
 
+FACES = ("regular", "bold", "italic", "bold_italic")  # the faces of a font family, in order
+
+
+@dataclass(frozen=True)
+class PackFont:
+    """A font family a pack declares under ``fonts:`` in game.yaml (see
+    :mod:`cardforge.packfonts`): its ``name`` (what layouts write as ``font:``), one TrueType
+    file per face of :data:`FACES` (absolute paths; a face not declared uses another's file),
+    the SHA-256 ``digest`` of the files, and whether the rules documents print in it.
+
+    Creating one (loading, or unpickling in a worker process) registers its faces with
+    :mod:`cardforge.render.fonts` under keys that name the content (:attr:`key`), so two
+    packs may declare fonts of the same name."""
+
+    name: str
+    files: tuple[Path, Path, Path, Path]
+    digest: str
+    rules: bool = False
+
+    def __post_init__(self):
+        from cardforge.render.fonts import declare
+
+        declare(self)
+
+    def __reduce__(self):
+        return (PackFont, (self.name, self.files, self.digest, self.rules))
+
+    @property
+    def key(self) -> str:
+        """The font key of the regular face (``name@digest``), as resolved layouts hold it."""
+        return f"{self.name}@{self.digest[:12]}"
+
+    def face(self, which: str) -> str:
+        """The font key of face ``which`` (one of :data:`FACES`)."""
+        return self.key if which == "regular" else f"{self.name}-{which}@{self.digest[:12]}"
+
+
 @dataclass
 class CardType:
     id: str
@@ -94,6 +131,7 @@ class Game:
     icons: dict[str, Icon]
     cards: list[Card] = field(default_factory=list)
     card_files: list[str] = field(default_factory=list)
+    fonts: dict[str, PackFont] = field(default_factory=dict)  # game.yaml fonts:, by name
 
     @property
     def title(self) -> str:

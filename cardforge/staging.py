@@ -1,21 +1,30 @@
-"""Output folders: one build of a game at a time, and no staging folder left behind.
+"""Output folders: one build of a game at a time, placed in one step, nothing left behind.
 
-A build renders into ``output/<game>/.build-*`` and moves the results into place only when
-everything succeeded (see :func:`cardforge.build.build_game`). :func:`build_lock` takes an
-exclusive lock on ``output/.<game>.lock`` (``flock``: released by the system however the
-process ends, so a killed build never leaves a stale lock) and sweeps the staging folders a
-killed build left behind; a second build of the same game meanwhile gets ``build-locked``.
+A build renders into a staging folder beside ``output/<game>`` (:func:`new_staging`:
+``output/.<game>.build-XXXXXXXX/<game>/``) and, only when everything succeeded,
+:func:`place` fills in what the build did not write (the files of ``output/<game>`` it
+keeps: the user's own notes, exports of earlier builds) and swaps the two folders in one
+system call (Linux ``renameat2(RENAME_EXCHANGE)``), so ``output/<game>`` is at every instant
+entirely the previous output or entirely the new one, however the build ends.
+
+:func:`build_lock` takes an exclusive lock on ``output/.<game>.lock`` (``flock``: released by
+the system however the process ends, so a killed build never leaves a stale lock) and sweeps
+the staging folders a killed build left behind; a second build of the same game meanwhile
+gets ``build-locked``.
 """
 from __future__ import annotations
 
+import errno
 import os
+import re
 import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
 from cardforge.diagnostics import Diagnostic, diag, display_path
 
-STAGING_PREFIX = ".build-"
+STAGING_PREFIX = ".build-"  # output/<game>/.build-*: where builds before the folder swap staged
+_PREVIOUS = "previous"  # where the two-rename fallback parks the old folder until it is removed
 
 
 class OutputError(Exception):
@@ -26,12 +35,129 @@ class OutputError(Exception):
         self.diagnostic = diagnostic
 
 
+def _real(target: Path) -> Path:
+    """``target`` with symlinks resolved (an ``output/<game>`` that links elsewhere stays a link)."""
+    return Path(os.path.realpath(target))
+
+
+def leftovers(target: Path) -> list[Path]:
+    """Staging folders of ``target``'s game that a killed build left behind."""
+    real = _real(target)
+    own = re.compile(re.escape(f".{real.name}{STAGING_PREFIX}") + r"[a-z0-9_]{8}")
+    try:
+        beside = [p for p in real.parent.iterdir() if own.fullmatch(p.name)]
+    except OSError:
+        beside = []
+    inside = list(real.glob(STAGING_PREFIX + "*")) if real.is_dir() else []
+    return [p for p in beside + inside if p.is_dir() and not p.is_symlink()]
+
+
 def sweep(target: Path) -> list[Path]:
-    """Remove staging folders left in ``target`` by a build that was killed; returns them."""
-    left = [p for p in target.glob(STAGING_PREFIX + "*") if p.is_dir() and not p.is_symlink()]
+    """Remove staging folders left by a build of ``target``'s game that was killed; returns
+    them. Where the two-rename fallback of :func:`place` was killed between its renames
+    (``output/<game>`` gone), the previous output is put back first."""
+    real = _real(target)
+    left = leftovers(target)
     for folder in left:
+        if (folder / _PREVIOUS).is_dir():
+            try:
+                os.rmdir(real)  # gone, or made afresh (empty) by prepare(); a folder with files stays
+            except OSError:
+                pass
+            if not os.path.lexists(real):
+                try:
+                    os.rename(folder / _PREVIOUS, real)
+                except OSError:
+                    pass
         shutil.rmtree(folder, ignore_errors=True)
     return left
+
+
+def new_staging(target: Path) -> Path:
+    """A new, empty folder ``output/.<game>.build-XXXXXXXX/<game>/`` beside ``target``
+    (``output/<game>``), on the same file system, to build the game's next output folder in.
+
+    Raises :class:`OutputError` (``write-failed``) when it cannot be created."""
+    import tempfile
+
+    real = _real(target)
+    try:
+        outer = Path(tempfile.mkdtemp(prefix=f".{real.name}{STAGING_PREFIX}", dir=real.parent))
+        (outer / real.name).mkdir()
+    except OSError as exc:
+        raise OutputError(diag("write-failed", f"cannot create a staging folder in {display_path(real.parent)}: "
+                               f"{exc.strerror or exc}", file=display_path(real.parent),
+                               hint="make the output folder writable, or build into another project with --root")) from None
+    return outer / real.name
+
+
+def place(staged: Path, target: Path) -> list[Path]:
+    """Make the staging folder ``staged`` (from :func:`new_staging`) the game's output folder
+    ``target`` in one step; returns the paths of ``target`` written (the entries of ``staged``).
+
+    Every entry of ``target`` that ``staged`` does not replace (a user's notes, ``tts/`` from an
+    earlier ``--tts`` build, files cardforge never wrote) is carried over first, as hard links
+    where the file system allows (copies otherwise). Then the folders are exchanged with
+    ``renameat2(RENAME_EXCHANGE)``; where the system has no such call, with two renames
+    (``target`` aside, ``staged`` in). The previous folder is removed afterwards.
+    Raises ``OSError`` when a step fails; ``target`` is then still the previous output.
+    """
+    real = _real(target)
+    names = sorted(p.name for p in staged.iterdir())
+    outer = staged.parent
+    if real.is_dir():
+        for entry in sorted(real.iterdir()):
+            if entry.name not in names and not entry.name.startswith(STAGING_PREFIX):
+                _carry(entry, staged / entry.name)
+        if not _exchange(staged, real):
+            os.rename(real, outer / _PREVIOUS)
+            os.rename(staged, real)
+    else:
+        os.rename(staged, real)
+    shutil.rmtree(outer, ignore_errors=True)
+    return [target / name for name in names]
+
+
+def _carry(source: Path, destination: Path) -> None:
+    """``source`` (file, folder or symlink) again at ``destination``: hard links, else copies."""
+    if source.is_symlink():
+        os.symlink(os.readlink(source), destination)
+    elif source.is_dir():
+        destination.mkdir()
+        for entry in sorted(source.iterdir()):
+            _carry(entry, destination / entry.name)
+        shutil.copystat(source, destination)
+    else:
+        try:
+            os.link(source, destination)
+        except OSError:
+            shutil.copy2(source, destination)
+
+
+_libc = None
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap folders ``a`` and ``b`` atomically (Linux ``renameat2`` with ``RENAME_EXCHANGE``);
+    False when this system or file system has no such call. Raises ``OSError`` otherwise."""
+    global _libc
+    import ctypes
+
+    if _libc is None:
+        try:
+            _libc = ctypes.CDLL(None, use_errno=True)
+            _libc.renameat2.argtypes = (ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint)
+        except (OSError, AttributeError):
+            _libc = False
+    if not _libc:
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if _libc.renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.ENOSYS, errno.EINVAL):  # no such call, or a file system that cannot exchange
+        return False
+    raise OSError(err, os.strerror(err), str(b))
 
 
 def prepare(target: Path) -> None:

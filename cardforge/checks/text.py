@@ -8,7 +8,9 @@ Codes, at the character's line and column in the card file:
     reorder what a reader sees, and never meant for a printed card.
 ``glyph-missing`` (error)
     characters that no font of the card's layout can print (emoji, CJK with the shipped
-    DejaVu fonts): they would print as empty boxes. The message names the characters.
+    DejaVu fonts): they would print as empty boxes. The message names the characters. The
+    fonts are the layout's, with a pack's own fonts (game.yaml ``fonts:``) read from their
+    files: a CJK font declared and named by the layout prints CJK text.
 ``icon-unknown`` (error)
     an icon token that is not one: ``{Sun}`` (icon names are lower case) or an unclosed
     ``{sun``.
@@ -31,7 +33,7 @@ _BAD_TOKEN = re.compile(r"\{(?!\{)([^{}\s]*[A-Z][^{}\s]*)\}|\{([a-z0-9][a-z0-9-]
 
 @lru_cache(maxsize=None)
 def font_chars(face: str) -> frozenset[int]:
-    """The code points font ``face`` (a key of :data:`cardforge.render.fonts.FONTS`) has glyphs for."""
+    """The code points font ``face`` (a font key, :mod:`cardforge.render.fonts`) has glyphs for."""
     from reportlab.pdfbase import pdfmetrics
 
     from cardforge.render import fonts
@@ -46,7 +48,7 @@ def _printable(faces: frozenset[str]) -> frozenset[int]:
 
 def _faces(card: Card, layouts: LayoutSet | None, field: str) -> set[str]:
     """The fonts that print ``field`` of ``card`` (with their bold and italic faces)."""
-    from cardforge.render.fonts import FAMILIES, FAMILY_OF, FONTS
+    from cardforge.render.fonts import FAMILIES, FAMILY_OF, known
 
     faces = set()
     layout = layouts.by_type.get(card.type) if layouts else None
@@ -55,7 +57,7 @@ def _faces(card: Card, layouts: LayoutSet | None, field: str) -> set[str]:
             if el.kind == "text" and (el.field == field or (el.template and f"card.{field}" in el.template)):
                 faces.add(el.style.font)
     faces = faces or {"sans"}  # with its bold and italic, which **markup** picks
-    return {f for face in faces for f in (FAMILIES[FAMILY_OF[face]] if face in FAMILY_OF else (face,)) if f in FONTS}
+    return {f for face in faces for f in (FAMILIES[FAMILY_OF[face]] if face in FAMILY_OF else (face,)) if known(f)}
 
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
@@ -93,13 +95,17 @@ def _glyphs(field: TextField, faces: set[str]) -> list[Diagnostic]:
                if ord(ch) not in have and not ch.isspace() and unicodedata.category(ch) != "Cc" and ord(ch) not in BIDI]
     if not missing:
         return []
+    from cardforge.render.fonts import label
+
     chars = "".join(dict.fromkeys(ch for _, ch in missing))
+    names = sorted({label(f) for f in faces})
     shown = ", ".join(f"{ch!r} U+{ord(ch):04X}" for ch in chars[:8]) + (" ..." if len(chars) > 8 else "")
     return [diag("glyph-missing", f"{field.card.type} card {field.card.name!r}: `{'/'.join(map(str, field.path))}` has "
-                 f"{len(chars)} character{'s' if len(chars) != 1 else ''} the font{'s' if len(faces) > 1 else ''} "
-                 f"{', '.join(sorted(faces))} cannot print ({shown}); they would print as empty boxes",
-                 hint="replace them, draw them as an icon ({name}), or use a font that has them "
-                      "(README: Fonts for other scripts)", **_where(field, missing[0][0]))]
+                 f"{len(chars)} character{'s' if len(chars) != 1 else ''} the font{'s' if len(names) > 1 else ''} "
+                 f"{', '.join(names)} cannot print ({shown}); they would print as empty boxes",
+                 hint="replace them, draw them as an icon ({name}), or declare a TrueType font that has them "
+                      "under `fonts:` in game.yaml and name it with `font:` in the layout (README: Fonts for "
+                      "other scripts)", **_where(field, missing[0][0]))]
 
 
 def _tokens(field: TextField, game: Game) -> list[Diagnostic]:

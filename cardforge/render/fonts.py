@@ -1,7 +1,12 @@
-"""Fonts shipped with cardforge (DejaVu, see fonts/LICENSE.md), registered with ReportLab.
+"""Fonts shipped with cardforge (DejaVu, see fonts/LICENSE.md) and fonts a game pack
+declares (game.yaml ``fonts:``, :mod:`cardforge.packfonts`), registered with ReportLab.
 
 Every PDF embeds the subsets of these TrueType fonts it uses; nothing depends on fonts
-installed on the machine. Layouts name fonts by the keys of :data:`FONTS`.
+installed on the machine. Layouts name fonts by the keys of :data:`FONTS` or by a pack
+font's name; resolved layouts hold font keys: a key of :data:`FONTS`, or a pack face's
+``name@digest`` key (:meth:`cardforge.model.PackFont.face`), registered by :func:`declare`.
+A pack font marked ``rules: true`` replaces sans and serif in the rules documents
+(:func:`rules_documents`).
 """
 from __future__ import annotations
 
@@ -9,9 +14,15 @@ import hashlib
 import os
 import pickle
 import tempfile
-from functools import lru_cache
+import threading
+from contextlib import contextmanager
+from functools import lru_cache, wraps
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cardforge.model import PackFont
 
 FONTS = {
     "sans": "DejaVuSans.ttf",
@@ -32,14 +43,54 @@ FAMILIES = {
 FAMILY_OF = {face: family for family, faces in FAMILIES.items() for face in faces}
 FAMILY_OF.update({"sans": "sans", "condensed": "condensed", "serif-bold": "serif"})
 
+_PACK_FILES: dict[str, Path] = {}  # font key of a pack font's face -> its TrueType file
+_documents = threading.local()  # .faces while rules documents print in a pack font: built-in key -> pack face
+
+
+def declare(font: PackFont) -> None:
+    """Register the faces of a pack's font (called when a :class:`~cardforge.model.PackFont`
+    is made); its family gives **bold** and *italic* in card text."""
+    from cardforge.model import FACES
+
+    faces = tuple(font.face(which) for which in FACES)
+    for face, file in zip(faces, font.files):
+        _PACK_FILES[face] = Path(file)
+        FAMILY_OF[face] = font.key
+    FAMILIES[font.key] = (faces[0], faces[1], faces[2], faces[3])
+
+
+def known(face: str) -> bool:
+    """True for a font key of :data:`FONTS` or of a declared pack font."""
+    return face in FONTS or face in _PACK_FILES
+
+
+def label(face: str) -> str:
+    """A font key as its layout names it (a pack face without its ``@digest``)."""
+    return face.split("@", 1)[0]
+
 
 def pdf_name(face: str) -> str:
-    """The ReportLab font name of a layout font key (registering it on first use).
+    """The ReportLab font name of a font key (registering it on first use); inside
+    :func:`rules_documents`, a built-in key stands for the pack's rules font.
 
-    Raises ``KeyError`` for a key that is not in :data:`FONTS`.
+    Raises ``KeyError`` for a key that is neither in :data:`FONTS` nor declared.
     """
+    face = getattr(_documents, "faces", {}).get(face, face)
     _register(face)
-    return "CF-" + FONTS[face].removesuffix(".ttf")
+    return _name(face)
+
+
+def _name(face: str) -> str:
+    if face in FONTS:
+        return "CF-" + FONTS[face].removesuffix(".ttf")
+    _PACK_FILES[face]  # KeyError for an unknown key
+    return "CF-" + face.replace("@", "-")
+
+
+def _font_bytes(face: str) -> bytes:
+    if face in FONTS:
+        return resources.files("cardforge").joinpath("fonts", FONTS[face]).read_bytes()
+    return _PACK_FILES[face].read_bytes()
 
 
 @lru_cache(maxsize=None)
@@ -47,9 +98,42 @@ def _register(face: str) -> None:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
+    if face not in FONTS:
+        pdfmetrics.registerFont(TTFont(_name(face), str(_PACK_FILES[face])))
+        return
     path = resources.files("cardforge").joinpath("fonts", FONTS[face])
     with resources.as_file(path) as real:
-        pdfmetrics.registerFont(TTFont("CF-" + FONTS[face].removesuffix(".ttf"), str(real)))
+        pdfmetrics.registerFont(TTFont(_name(face), str(real)))
+
+
+@contextmanager
+def rules_documents(font: PackFont | None):
+    """Within this block (in this thread) the rules documents (rules sheet, rulebook,
+    reference) print in the pack font ``font``: its regular face for the sans faces, its bold
+    for bold and headings, its italic for italic. ``None``: nothing changes."""
+    if font is None:
+        yield
+        return
+    regular, bold, italic, bold_italic = FAMILIES[font.key]
+    saved = getattr(_documents, "faces", {})
+    _documents.faces = {"sans": regular, "condensed": regular, "sans-bold": bold, "condensed-bold": bold,
+                        "serif-bold": bold, "sans-italic": italic, "condensed-italic": italic}
+    _register_family(font.key)
+    try:
+        yield
+    finally:
+        _documents.faces = saved
+
+
+def in_rules_font(render):
+    """Decorate a function whose first argument is a :class:`~cardforge.model.Game` so that
+    it runs within :func:`rules_documents` of the game's rules font (if it declares one)."""
+    @wraps(render)
+    def wrapper(game, *args, **kwargs):
+        font = next((f for f in (getattr(game, "fonts", None) or {}).values() if f.rules), None)
+        with rules_documents(font):
+            return render(game, *args, **kwargs)
+    return wrapper
 
 
 def styled(face: str, bold: bool, italic: bool) -> str:
@@ -81,7 +165,7 @@ def _metrics(face: str) -> tuple[dict[int, float], float]:
     """
     import reportlab
 
-    data = resources.files("cardforge").joinpath("fonts", FONTS[face]).read_bytes()
+    data = _font_bytes(face)
     folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardforge" / "metrics"
     file = folder / f"{hashlib.sha256(data).hexdigest()[:32]}-reportlab-{reportlab.Version}.pickle"
     try:
@@ -93,7 +177,8 @@ def _metrics(face: str) -> tuple[dict[int, float], float]:
         pass
     from reportlab.pdfbase import pdfmetrics
 
-    face_data = pdfmetrics.getFont(pdf_name(face)).face
+    _register(face)
+    face_data = pdfmetrics.getFont(_name(face)).face  # the face itself, never a rules stand-in
     widths, default = dict(face_data.charWidths), face_data.defaultWidth
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -106,12 +191,20 @@ def _metrics(face: str) -> tuple[dict[int, float], float]:
     return widths, default
 
 
-@lru_cache(maxsize=None)
 def register_families() -> None:
-    """Tell ReportLab which face is the bold and italic of each family (for <b> and <i>)."""
+    """Tell ReportLab which face is the bold and italic of each built-in family (for <b>
+    and <i>; a pack font's family is told by :func:`rules_documents`)."""
+    for family in ("sans", "condensed", "serif"):
+        _register_family(family)
+
+
+@lru_cache(maxsize=None)
+def _register_family(family: str) -> None:
     from reportlab.lib.fonts import addMapping
 
-    for family, (regular, bold, italic, bold_italic) in FAMILIES.items():
-        base = pdf_name(regular)
-        for is_bold, is_italic, face in ((0, 0, regular), (1, 0, bold), (0, 1, italic), (1, 1, bold_italic)):
-            addMapping(base, is_bold, is_italic, pdf_name(face))
+    regular, bold, italic, bold_italic = FAMILIES[family]
+    for face in (regular, bold, italic, bold_italic):
+        _register(face)
+    base = _name(regular)
+    for is_bold, is_italic, face in ((0, 0, regular), (1, 0, bold), (0, 1, italic), (1, 1, bold_italic)):
+        addMapping(base, is_bold, is_italic, _name(face))

@@ -144,6 +144,7 @@ def _almanac_story(game: Game, icons: IconImages, width: float) -> list:
     return story
 
 
+@fonts.in_rules_font  # a pack font with `rules: true` prints these pages
 def render_reference(game: Game, out: Path, paper: str = "letter") -> dict:
     """Write reference.pdf; returns {"helper_size": pt, "helper_copies": n, "pages": n}."""
     size = tuple(v * MM for v in PAPER_MM[paper])

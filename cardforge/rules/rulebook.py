@@ -91,6 +91,7 @@ def _appendices(game: Game, styles: Styles, icons: IconImages, width: float) -> 
     return out
 
 
+@fonts.in_rules_font  # a pack font with `rules: true` prints these pages
 def render_rulebook(game: Game, out: Path, paper: str = "letter") -> int:
     """Write rulebook.pdf for ``game``; returns its page count. Raises ``ValueError`` if
     rulebook.md is missing or does not render."""

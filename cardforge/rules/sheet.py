@@ -190,6 +190,7 @@ def render_sheet(game: Game, out: Path, paper: str = "letter") -> SheetFit:
     return fit
 
 
+@fonts.in_rules_font  # a pack font with `rules: true` prints these pages
 def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter") -> tuple[SheetFit | None, list[Diagnostic]]:
     """Compose the game's sheet.md and, given ``out``, write rules.pdf there.
 
