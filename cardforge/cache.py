@@ -32,7 +32,7 @@ CACHE_FOLDER = ".cache"
 DIGESTS = "digests.pickle"  # remembered file digests, in the cache folder
 KEEP = 4  # entries kept per game and artefact: the current one and a few to undo to
 FORMAT = "1"  # bump when the layout of the store changes
-_LIBRARIES = ("reportlab", "rl_accel", "cairosvg", "cairocffi", "PIL", "pypdfium2", "jinja2", "mistune", "yaml", "pypdf")
+_LIBRARIES = ("reportlab", "_rl_accel", "cairosvg", "cairocffi", "PIL", "pypdfium2", "jinja2", "mistune", "yaml", "pypdf")
 
 
 def _ignored(name: str) -> bool:

@@ -139,3 +139,36 @@ def test_a_sheet_that_fails_in_a_worker_fails_the_deck_as_it_does_in_one_process
     for jobs in (1, 2):
         with pytest.raises(IconError, match="broken.svg"):
             render_deck(game, compiled.layouts, tmp_path / f"deck-{jobs}.pdf", jobs=jobs)
+
+
+@pytest.mark.parametrize("change", ["icon", "layout", "game"])
+def test_a_change_outside_the_card_files_draws_every_sheet_again(tmp_path, monkeypatch, change):
+    """An icon file, the layout file or game.yaml: every page is drawn again, none replayed
+    from the page cache, and the deck is a clean build's."""
+    root = make_project(tmp_path / "work", SLUG)
+    project = Project(root)
+    packs, _ = project.packs([SLUG])
+    build_games(project, packs, jobs=1)
+    pack = root / "cards" / SLUG
+    if change == "icon":
+        svg = pack / "icons" / "compassion.svg"
+        svg.write_text(svg.read_text(encoding="utf-8").replace("</svg>", '<circle cx="9" cy="9" r="9"/></svg>'),
+                       encoding="utf-8")
+    elif change == "layout":
+        layout = root / "layouts" / f"{SLUG}.yaml"
+        layout.write_text(layout.read_text(encoding="utf-8").replace('background: "#fbf7ee"', 'background: "#fbf7ef"', 1),
+                          encoding="utf-8")
+    else:
+        game = pack / "game.yaml"
+        game.write_text(game.read_text(encoding="utf-8").replace("title: Through The Gate", "title: Through The Gates", 1),
+                        encoding="utf-8")
+    drawn = _count_drawn(monkeypatch)
+    [again] = build_games(project, packs, jobs=1)
+    assert again.ok and "deck.pdf" in again.rendered
+    compiled = compile_game(pack, project)
+    units = plan(compiled.game, compiled.layouts, deck_render.DeckOptions())
+    assert len(drawn) == len(units)
+    clean = tmp_path / "clean"
+    shutil.copytree(root, clean, ignore=shutil.ignore_patterns("output"))
+    build_games(Project(clean), Project(clean).packs([SLUG])[0], jobs=1, use_cache=False)
+    assert (root / "output" / SLUG / "deck.pdf").read_bytes() == (clean / "output" / SLUG / "deck.pdf").read_bytes()

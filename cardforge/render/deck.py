@@ -107,6 +107,7 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     """
     from reportlab.pdfgen.canvas import Canvas
 
+    from cardforge.budget import budget_session
     from cardforge.render import fonts
     from cardforge.render import pages as page_cache
 
@@ -127,26 +128,37 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     drawer = _Drawer(canvas, game, layouts, options)
     pool, drawn_elsewhere = _pool(game, layouts, options, units, missing, jobs)
     try:
-        pages_out, cards = 0, 0
-        for i, unit in enumerate(units):
-            rec = (pages.get(unit.key) if i in stored else None) or drawn_elsewhere(i)
-            if rec is not None:
-                for page in rec.pages:
-                    page_cache.replay(canvas, page, lambda name, specs=rec.specs: drawer.stamp.define(name, specs[name]))
-            else:
-                rec = drawer.unit(unit)
-            if pages is not None and rec is not None and i not in stored:
-                pages.put(unit.key, rec)
-            pages_out += unit.pages
-            cards += unit.cards
-            if progress:
-                progress(cards)
+        with budget_session():  # every card's templates run on the budget: its alarm handler installed once
+            pages_out = _write(canvas, drawer, units, pages, stored, drawn_elsewhere, progress)
     finally:
         if pool is not None:
             pool.terminate()
     canvas.save()
     if pages is not None:
         pages.prune(keep_others=3 * len(units))
+    return pages_out
+
+
+def _write(canvas: Canvas, drawer: _Drawer, units: list[Unit], pages: PageStore | None, stored: set[int],
+           drawn_elsewhere, progress: Callable[[int], None] | None) -> int:
+    """Every unit of the deck on ``canvas``: replayed from the page cache or from a worker,
+    or drawn here (and stored); returns the pages written."""
+    from cardforge.render import pages as page_cache
+
+    pages_out, cards = 0, 0
+    for i, unit in enumerate(units):
+        rec = (pages.get(unit.key) if i in stored else None) or drawn_elsewhere(i)
+        if rec is not None:
+            for page in rec.pages:
+                page_cache.replay(canvas, page, lambda name, specs=rec.specs: drawer.stamp.define(name, specs[name]))
+        else:
+            rec = drawer.unit(unit)
+        if pages is not None and rec is not None and i not in stored:
+            pages.put(unit.key, rec)
+        pages_out += unit.pages
+        cards += unit.cards
+        if progress:
+            progress(cards)
     return pages_out
 
 
@@ -206,6 +218,7 @@ class _Drawer:
         self.stamp.icons = game.icons
         self.contexts = contexts or Contexts(game)
         self.sheets = 0
+        self.scratch = False  # a worker's canvas, never saved: its pages are recorded, not kept
 
     def unit(self, unit: Unit):
         """Draw ``unit``; returns the record of its pages (None for a board, or a sheet that
@@ -233,7 +246,7 @@ class _Drawer:
                 rec = None
             elif rec is not None:
                 rec.pages.append(page)
-            page_cache.finish(c)
+            page_cache.finish(c, keep=not self.scratch)
         if rec is not None:
             rec.specs = {name: self.stamp.specs[name] for page in rec.pages for name in page.forms}
         return rec
@@ -242,7 +255,7 @@ class _Drawer:
 _POOL_JOB: tuple | None = None  # (game, layouts, options, units) in the forked workers
 _WORKER_DRAWER: _Drawer | None = None  # a worker's scratch canvas, kept for all its runs
 WORKER_SHEETS = 128  # sheets a worker's scratch canvas holds before it starts another
-PARENT_SHARE = 0.85  # of an equal share of the sheets, what the process writing the PDF draws itself
+PARENT_SHARE = 0.95  # of an equal share of the sheets, what the process writing the PDF draws itself
 
 
 def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit], missing: list[int], jobs: int):
@@ -302,6 +315,17 @@ def _draw_chunk(indices: list[int]) -> dict[int, object]:
         canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
         page_cache.prepare(canvas, page_cache.faces(layouts))
         _WORKER_DRAWER = _Drawer(canvas, game, layouts, options, _WORKER_DRAWER.contexts if _WORKER_DRAWER else None)
+        _WORKER_DRAWER.scratch = True
+    from cardforge.budget import budget_session
+
+    drawn = {}
+    with budget_session():
+        drawn.update(_draw_each(indices, units))
+    return drawn
+
+
+def _draw_each(indices: list[int], units: list[Unit]) -> dict[int, object]:
+    global _WORKER_DRAWER
     drawn = {}
     for i in indices:
         try:

@@ -136,10 +136,14 @@ def replay(canvas: Canvas, page: Page, define) -> None:
     finish(c)
 
 
-def finish(canvas: Canvas) -> None:
-    """End the page in progress (``showPage``) and seal it."""
+def finish(canvas: Canvas, keep: bool = True) -> None:
+    """End the page in progress (``showPage``) and seal it; without ``keep`` (a scratch
+    canvas that is never saved) drop its operators instead."""
     canvas.showPage()
-    seal(canvas)
+    if keep:
+        seal(canvas)
+    else:
+        canvas._doc.Pages.pages[-1].stream = None
 
 
 def seal(canvas: Canvas) -> None:
