@@ -150,7 +150,7 @@ def width(text: str, face: str, size: float) -> float:
     widths, so measuring text neither parses the font file nor imports ReportLab."""
     widths, default = _metrics(face)
     get = widths.get
-    # the order of ReportLab's C accelerator (_rl_accel), which its wheels ship; its
+    # the order of ReportLab's C accelerator (_rl_accel, from the rl-accel dependency); its
     # pure-Python fallback multiplies first and can differ in the last bit
     return sum(get(ord(u), default) for u in text) * 0.001 * size
 
