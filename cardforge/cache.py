@@ -120,10 +120,17 @@ def code_version(package: Path = PACKAGE) -> str:
     shipped fonts), the Python version and the installed libraries that draw (their
     ``__init__`` file's size and modification time: installing another version changes
     it). Any change invalidates every artefact."""
+    installed = library_stamps(_LIBRARIES)
+    return _digest(_files(package), package, seed=f"{FORMAT};{sys.version};{';'.join(installed)}")
+
+
+def library_stamps(names: tuple[str, ...]) -> list[str]:
+    """One ``name:origin:size:mtime_ns`` line per importable module in ``names`` (``name:-``
+    when it is not installed): installing another version of one changes its line."""
     from importlib.util import find_spec
 
     installed = []
-    for name in _LIBRARIES:
+    for name in names:
         spec = find_spec(name)
         origin = spec.origin if spec and spec.origin else ""
         try:
@@ -131,7 +138,7 @@ def code_version(package: Path = PACKAGE) -> str:
             installed.append(f"{name}:{origin}:{st.st_size}:{st.st_mtime_ns}")
         except OSError:
             installed.append(f"{name}:-")
-    return _digest(_files(package), package, seed=f"{FORMAT};{sys.version};{';'.join(installed)}")
+    return installed
 
 
 def pack_inputs(pack: Path, layouts: Path) -> str:

@@ -46,19 +46,10 @@ def _salt() -> bytes:
     reads them) and every file of cardforge (path, size, modification time and inode:
     editing any file of cardforge forgets everything kept)."""
     import sys
-    from importlib.util import find_spec
 
-    from cardforge.cache import PACKAGE, _files
+    from cardforge.cache import PACKAGE, _files, library_stamps
 
-    parts = [FORMAT, sys.version]
-    for name in _LIBRARIES:
-        spec = find_spec(name)
-        origin = spec.origin if spec and spec.origin else ""
-        try:
-            st = os.stat(origin)
-            parts.append(f"{name}:{origin}:{st.st_size}:{st.st_mtime_ns}")
-        except OSError:
-            parts.append(f"{name}:-")
+    parts = [FORMAT, sys.version, *library_stamps(_LIBRARIES)]
     for path in _files(PACKAGE):
         st = path.stat()
         parts.append(f"{path.relative_to(PACKAGE).as_posix()}:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}")
