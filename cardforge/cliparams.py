@@ -84,6 +84,8 @@ def _lean(params: list) -> list:
     if RuntimeParam is None:  # pragma: no cover
         return params
     for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""  # a flag takes no value: its help shows no "<bool>"
         if getattr(param, "_runtime_param", False) is None and hasattr(param, "type_descriptor"):
             descriptor = param.type_descriptor
             param._runtime_param = _Lean(descriptor.parameter_info, descriptor.annotation, descriptor)

@@ -124,3 +124,14 @@ def test_every_parameter_converts_as_typers_own_converter_does(project, monkeypa
                     (name, param.name, value)
                 compared += 1
     assert compared > 500
+
+
+def test_flags_show_no_value_in_help():
+    """A flag takes no value, so its help row names no type; an option that takes one does."""
+    from tests.conftest import run_cli
+
+    result = run_cli("build", "--help")
+    assert result.exit_code == 0
+    rows = {line.split()[1]: line for line in result.output.splitlines() if line.startswith("│ --")}
+    assert "<bool>" not in rows["--force"] and "<bool>" not in rows["--no-cache"]
+    assert "<int" in rows["--jobs"]
