@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
+from cardforge import facecache
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
@@ -49,7 +50,7 @@ def run_checks(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     sane = layouts
     if insane:  # measuring a zero-size card or a 10,000 pt font is pointless (and slow)
         sane = dataclasses.replace(layouts, by_type={t: lay for t, lay in layouts.by_type.items() if t not in insane})
-    with common.shared_contexts():
+    with common.shared_contexts(), facecache.kept(game):
         for name, check in FAMILIES.items():
             found += check(game, layouts if name == "values" else sane)
     return found

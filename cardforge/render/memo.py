@@ -7,7 +7,8 @@ functions of their context (the sandbox gives them no clock and no I/O; jinja2's
 a :class:`Context` (the dict layout templates see) keeps what was computed from it in its
 ``memo``: the deck builds one context per card and side (:func:`cardforge.render.deck.render_deck`)
 and every copy after the first draws from the memo. A plain dict works everywhere a
-:class:`Context` does, computing afresh.
+:class:`Context` does, computing afresh. During a check, template results are also kept
+between runs (:mod:`cardforge.facecache`).
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from typing import Any
 
 from cardforge.render.colors import HexColor
 
-from cardforge import templates
+from cardforge import facecache, templates
 
 
 class Context(dict):
@@ -49,14 +50,16 @@ def rendered(source: str | None, ctx: dict[str, Any]) -> str:
         return ""
     if "{{" not in source and "{%" not in source:
         return source.strip()
-    return remembered(ctx, ("render", source), lambda: templates.render(source, ctx).strip())
+    return remembered(ctx, ("render", source), lambda: facecache.result(
+        ctx, "render", source, lambda: templates.render(source, ctx).strip()))
 
 
 def holds(test: str | None, ctx: dict[str, Any]) -> bool:
     """Whether the ``when:`` expression ``test`` holds in ``ctx`` (True when there is none)."""
     if not test:
         return True
-    return remembered(ctx, ("when", test), lambda: bool(templates.expression(test)(**ctx)))
+    return remembered(ctx, ("when", test), lambda: facecache.result(
+        ctx, "when", test, lambda: bool(templates.expression(test)(**ctx))))
 
 
 @lru_cache(maxsize=1024)

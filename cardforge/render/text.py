@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from cardforge.render.colors import HexColor
 
+from cardforge import facecache
 from cardforge.markup import Run, parse
 from cardforge.model import Icon
 from cardforge.render import fonts, memo
@@ -103,6 +104,18 @@ class Block:
         """The smallest type size printed (pt): ``size``, or less inside a <small> span."""
         scales = [p.scale for line in self.lines for p in line.pieces if p.kind == "text" and p.value.strip()]
         return self.size * min(scales, default=1.0)
+
+
+@dataclass
+class Figures(Block):
+    """A fit known from an earlier check (:mod:`cardforge.facecache`): its figures, with no
+    lines; the checks read it, the renderer never draws it."""
+
+    least: float = 0.0  # pt, the smallest type size printed
+
+    @property
+    def smallest(self) -> float:
+        return self.least
 
 
 def _words(runs: list[Run]) -> list[list[Run] | None]:
@@ -302,9 +315,13 @@ def fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[str
     key = (text, style, box_w, box_h, _icons_key(icons))
     block = _FITS.get(key)
     if block is None:
+        known = facecache.known_fit(*key)  # inside a check: the figures of an earlier success
+        if known is not None:
+            return known
         if len(_FITS) >= FITS_KEPT:
             _FITS.pop(next(iter(_FITS)))  # the oldest
         block = _FITS[key] = _fit(text, style, box_w, box_h, icons)
+    facecache.learnt_fit(*key, block)  # inside a check: kept for the next one if a success
     return block
 
 

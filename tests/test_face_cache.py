@@ -1,0 +1,151 @@
+"""Template results and text fits kept in the user cache (cardforge.facecache) change only how
+soon a check answers: the same diagnostics come from an empty cache, a filled one and none,
+and a card edited into a problem is reported at its file and line though the cache holds
+what the card gave before."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import FIXTURES, REPO
+
+LONG = " ".join(["Draw a card, then discard a card and gain 1 mana."] * 12)  # far more than the 30 mm box holds
+
+
+@pytest.fixture
+def mini(tmp_path) -> Path:
+    shutil.copytree(FIXTURES / "project", tmp_path / "p")
+    return tmp_path / "p"
+
+
+def _fresh_user_cache(monkeypatch, folder: Path) -> None:
+    """The user cache in ``folder`` (empty), nothing of it read yet, no fit remembered in this process."""
+    from cardforge import compiled
+    from cardforge.render import text
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    monkeypatch.delenv("CARDFORGE_NO_USER_CACHE", raising=False)
+    monkeypatch.setattr(compiled, "VALID", compiled.Verdicts("schema-valid"))
+    monkeypatch.setattr(text, "_FITS", {})
+
+
+def _break_cards(root: Path) -> Path:
+    """Moon Witch's text made far too long and Fireball given an icon the game lacks."""
+    cards = root / "cards" / "mini" / "cards.yaml"
+    text = cards.read_text(encoding="utf-8")
+    text = text.replace("      Exhaust a spell.\n      Pay 1 mana: {moon}", "      " + LONG, 1)
+    text = text.replace('"{sun} Deal 2.', '"{sunn} Deal 2.', 1)
+    cards.write_text(text, encoding="utf-8")
+    return cards
+
+
+def _line_of(path: Path, needle: str) -> int:
+    return next(n for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if needle in line)
+
+
+def test_a_broken_card_is_reported_alike_with_no_cache_an_empty_one_and_a_filled_one(mini, tmp_path, monkeypatch):
+    from cardforge.build import Project, compile_game
+    from cardforge.render import text
+
+    cards = _break_cards(mini)
+    monkeypatch.chdir(mini)
+    project = Project(mini)
+    pack = mini / "cards" / "mini"
+    monkeypatch.setenv("CARDFORGE_NO_USER_CACHE", "1")
+    monkeypatch.setattr(text, "_FITS", {})
+    uncached = [d.format() for d in compile_game(pack, project).diagnostics]
+    assert any("error[text-overflow]" in d and f"cards.yaml:{_line_of(cards, 'text: |-')}" in d for d in uncached)
+    assert any("error[icon-unknown]" in d and "sunn" in d for d in uncached)
+
+    fitted = []
+    real_fit = text._fit
+    monkeypatch.setattr(text, "_fit", lambda *a: fitted.append(a[0]) or real_fit(*a))
+    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    cold = [d.format() for d in compile_game(pack, project).diagnostics]
+    assert list((tmp_path / "cache" / "cardforge" / "faces").iterdir())
+    measured_cold = list(fitted)
+    fitted.clear()
+    monkeypatch.setattr(text, "_FITS", {})  # a new process: only the user cache remembers
+    warm = [d.format() for d in compile_game(pack, project).diagnostics]
+    assert cold == uncached and warm == uncached
+    # the texts that fit came from the cache; the overflowing one and the unknown icon's were measured again
+    assert len(fitted) < len(measured_cold)
+    assert any(LONG in t for t in fitted) and any("{sunn}" in t for t in fitted)
+    assert not any("Sun Knight" == t for t in fitted)
+
+
+def test_every_shipped_pack_checks_alike_with_no_cache_an_empty_one_and_a_filled_one(tmp_path, monkeypatch):
+    from cardforge.build import Project, compile_game
+    from cardforge.render import text
+    from conftest import SHIPPED, make_project
+
+    root = make_project(tmp_path / "p", *SHIPPED)
+    project = Project(root)
+    packs, _ = project.packs(None)
+    monkeypatch.chdir(root)
+    monkeypatch.setenv("CARDFORGE_NO_USER_CACHE", "1")
+    monkeypatch.setattr(text, "_FITS", {})
+    uncached = [[d.format() for d in compile_game(pack, project).diagnostics] for pack in packs]
+    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    cold = [[d.format() for d in compile_game(pack, project).diagnostics] for pack in packs]
+    assert len(list((tmp_path / "cache" / "cardforge" / "faces").iterdir())) == len(packs)
+    monkeypatch.setattr(text, "_FITS", {})
+    warm = [[d.format() for d in compile_game(pack, project).diagnostics] for pack in packs]
+    assert cold == uncached and warm == uncached
+
+
+def _check(root: Path, cache: Path | None) -> tuple[int, str]:
+    """``cardforge check`` in a fresh Python, as a designer runs it (build cache and user cache
+    in ``cache`` on; None: both off)."""
+    env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "HOME": str(root), "XDG_CACHE_HOME": str(cache)}
+    if cache is None:
+        env["CARDFORGE_NO_USER_CACHE"] = "1"
+    proc = subprocess.run([sys.executable, "-m", "cardforge", "check", "--root", str(root),
+                           *(["--no-cache"] if cache is None else [])], cwd=REPO, capture_output=True, text=True,
+                          env=env)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def test_a_card_edited_into_a_problem_is_reported_at_its_line_though_the_cache_knew_it_fine(mini, tmp_path):
+    cache = tmp_path / "cache"
+    status, out = _check(mini, cache)
+    assert status == 0, out
+    assert list((cache / "cardforge" / "faces").iterdir())
+    cards = mini / "cards" / "mini" / "cards.yaml"
+    clean = cards.read_text(encoding="utf-8")
+    for _ in range(2):  # the second time, the cache holds both the card's clean and its broken text
+        _break_cards(mini)
+        status, out = _check(mini, cache)
+        assert status == 1, out
+        assert f"cards/mini/cards.yaml:{_line_of(cards, 'text: |-')}: error[text-overflow]: hero card 'Moon Witch'" in out
+        assert f"cards/mini/cards.yaml:{_line_of(cards, 'sunn')}" in out and "icon-unknown" in out
+        assert (status, out) == _check(mini, None)
+        cards.write_text(clean, encoding="utf-8")
+        status, out = _check(mini, cache)
+        assert status == 0, out
+        assert "text-overflow" not in out and "icon-unknown" not in out
+
+
+def test_what_a_card_gave_is_not_reused_when_its_layout_or_its_game_changes(mini, tmp_path):
+    cache = tmp_path / "cache"
+    assert _check(mini, cache)[0] == 0
+    layout = mini / "layouts" / "mini.yaml"
+    text = layout.read_text(encoding="utf-8")
+    layout.write_text(text.replace("box: [6mm, 20mm, 51.5mm, 30mm]", "box: [6mm, 20mm, 51.5mm, 6mm]"), encoding="utf-8")
+    status, out = _check(mini, cache)  # the same texts in a smaller box
+    assert status == 1, out
+    assert "error[text-overflow]: spell card 'Fireball'" in out
+    assert (status, out) == _check(mini, None)
+    layout.write_text(text, encoding="utf-8")
+    assert _check(mini, cache)[0] == 0
+    game = mini / "cards" / "mini" / "game.yaml"
+    data = game.read_text(encoding="utf-8")
+    game.write_text(data.replace("deck: {title: Mini,", f"deck: {{title: '{LONG}',", 1), encoding="utf-8")
+    status, out = _check(mini, cache)  # the back's template `{{ back.title }}` now gives another text
+    assert status == 1, out
+    assert f"layouts/mini.yaml:{_line_of(layout, 'back.title')}: error[text-overflow]: shared back 'deck'" in out
+    assert (status, out) == _check(mini, None)
