@@ -172,3 +172,64 @@ def test_a_change_outside_the_card_files_draws_every_sheet_again(tmp_path, monke
     shutil.copytree(root, clean, ignore=shutil.ignore_patterns("output"))
     build_games(Project(clean), Project(clean).packs([SLUG])[0], jobs=1, use_cache=False)
     assert (root / "output" / SLUG / "deck.pdf").read_bytes() == (clean / "output" / SLUG / "deck.pdf").read_bytes()
+
+
+def _draw_pages(canvas, n: int, sealed: bool) -> None:
+    from cardforge.render import pages
+
+    pages.prepare(canvas)
+    for i in range(n):
+        canvas.setFont("CF-DejaVuSans", 12)
+        canvas.drawString(72, 720, f"Page {i}: Roll a die; “quotes”, café and ½")
+        canvas.roundRect(72, 72, 200, 300, 8, stroke=1, fill=0)
+        if sealed:
+            pages.finish(canvas)
+        else:
+            canvas.showPage()
+
+
+def test_pages_sealed_into_the_spill_file_and_streamed_out_are_reportlabs_own_bytes(tmp_path):
+    """A deck's finished pages wait in a temporary file, not in memory, and the PDF is
+    written object by object: the file is byte for byte what ReportLab's save writes."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render import fonts, pages
+
+    fonts.pdf_name("sans")  # registered with ReportLab
+    ours = Canvas(str(tmp_path / "unused.pdf"), invariant=1, pageCompression=1)
+    _draw_pages(ours, 40, sealed=True)
+    held = [p.Contents for p in ours._doc.Pages.pages]
+    assert len(held) == 40 and all(p.stream is None for p in ours._doc.Pages.pages)
+    assert all(getattr(c, "content", b"x") is None and c.length > 0 for c in held)  # only offsets in memory
+    assert ours._cardforge_spill.seek(0, 2) == sum(c.length for c in held)
+    pages.save(ours, tmp_path / "ours.pdf")
+    assert ours._cardforge_spill.closed
+
+    theirs = Canvas(str(tmp_path / "theirs.pdf"), invariant=1, pageCompression=1)
+    _draw_pages(theirs, 40, sealed=False)
+    theirs.save()
+    assert (tmp_path / "ours.pdf").read_bytes() == (tmp_path / "theirs.pdf").read_bytes()
+    assert len(pikepdf.open(tmp_path / "ours.pdf").pages) == 40
+
+
+def test_a_failed_streamed_save_restores_reportlabs_output_collector(tmp_path, monkeypatch):
+    from reportlab.pdfbase import pdfdoc
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render import fonts, pages
+
+    fonts.pdf_name("sans")
+    original = pdfdoc.PDFFile
+    canvas = Canvas(str(tmp_path / "x.pdf"), invariant=1, pageCompression=1)
+    _draw_pages(canvas, 2, sealed=True)
+    seen = []
+
+    def broken(self, document):
+        seen.append(pdfdoc.PDFFile)
+        raise RuntimeError("disk gone")
+
+    monkeypatch.setattr(type(canvas._doc.Pages.pages[0].Contents), "format", broken)
+    with pytest.raises(RuntimeError):
+        pages.save(canvas, tmp_path / "x.pdf")
+    assert seen and seen[0] is not original  # the save was streaming when it failed
+    assert pdfdoc.PDFFile is original and canvas._cardforge_spill.closed
