@@ -101,7 +101,8 @@ def test_every_shipped_pack_checks_alike_with_no_cache_an_empty_one_and_a_filled
 def _check(root: Path, cache: Path | None) -> tuple[int, str]:
     """``cardforge check`` in a fresh Python, as a designer runs it (build cache and user cache
     in ``cache`` on; None: both off)."""
-    env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "HOME": str(root), "XDG_CACHE_HOME": str(cache)}
+    env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin", "HOME": str(root),
+           "XDG_CACHE_HOME": str(cache or root.parent / "unused-cache")}
     if cache is None:
         env["CARDFORGE_NO_USER_CACHE"] = "1"
     proc = subprocess.run([sys.executable, "-m", "cardforge", "check", "--root", str(root),
