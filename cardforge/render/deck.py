@@ -273,7 +273,6 @@ def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit
     rest = missing[own:]
     size = max(1, min(8, len(rest) // (3 * (jobs - 1))))
     chunks = [rest[k:k + size] for k in range(0, len(rest), size)]
-    _warm(game)
     _POOL_JOB = (game, layouts, options, units)
     try:
         pool = multiprocessing.get_context("fork").Pool(jobs - 1, initializer=_worker)
@@ -292,23 +291,6 @@ def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit
             received[0] += 1
         return ready.pop(i, None)
     return pool, drawn
-
-
-def _warm(game: Game) -> None:
-    """Do once, before forking, the first-time work every process would otherwise repeat:
-    import the SVG reader and renderer, and read each of the game's icon files in its own
-    colour (a worker inherits what is cached here)."""
-    from reportlab.graphics import renderPDF  # noqa: F401 - imported for the workers
-    from svglib import svglib  # noqa: F401
-
-    from cardforge.render.icons import IconError, drawing
-
-    for icon in game.icons.values():
-        if icon.svg is not None:
-            try:
-                drawing(icon.svg, icon.color)
-            except IconError:  # reported where the icon is drawn
-                pass
 
 
 def _worker() -> None:
