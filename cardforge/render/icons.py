@@ -325,7 +325,9 @@ def kept_form(digest: str) -> tuple | None:
         from cardforge import compiled
 
         found = compiled.stored("icon-form", digest)
-        _KEPT[digest] = None if found is compiled.MISS else found
+        well_formed = (isinstance(found, tuple) and len(found) == 4 and isinstance(found[0], str)
+                       and isinstance(found[1], dict) and all(isinstance(v, (int, float)) for v in found[2:]))
+        _KEPT[digest] = found if well_formed else None  # a foreign or damaged entry is a miss
     return _KEPT[digest]
 
 
