@@ -141,6 +141,32 @@ def test_a_sheet_that_fails_in_a_worker_fails_the_deck_as_it_does_in_one_process
             render_deck(game, compiled.layouts, tmp_path / f"deck-{jobs}.pdf", jobs=jobs)
 
 
+def test_sheets_a_worker_delivers_are_written_from_it_and_the_rest_drawn_here(tmp_path, monkeypatch):
+    """The process writing the deck never waits: slowed down here, it finds the back of the
+    deck drawn by the worker and writes it from there; the bytes are a one-process deck's."""
+    import time
+
+    project = Project(make_project(tmp_path, SLUG))
+    compiled = compile_game(project.cards / SLUG, project)
+    game = replace(compiled.game, cards=[replace(c, quantity=c.quantity * 3) for c in compiled.game.cards])
+    units = plan(game, compiled.layouts, deck_render.DeckOptions())
+    render_deck(game, compiled.layouts, tmp_path / "one.pdf", jobs=1)
+    here = []
+    original = deck_render._Drawer.unit
+
+    def unit(self, u):
+        if not self.scratch:  # this process, not a worker
+            here.append(u.label)
+            time.sleep(0.05)
+        return original(self, u)
+
+    monkeypatch.setattr(deck_render._Drawer, "unit", unit)
+    render_deck(game, compiled.layouts, tmp_path / "two.pdf", jobs=2)
+    assert 0 < len(here) < len(units)
+    assert units[-1].label not in here and units[0].label in here
+    assert (tmp_path / "two.pdf").read_bytes() == (tmp_path / "one.pdf").read_bytes()
+
+
 @pytest.mark.parametrize("change", ["icon", "layout", "game"])
 def test_a_change_outside_the_card_files_draws_every_sheet_again(tmp_path, monkeypatch, change):
     """An icon file, the layout file or game.yaml: every page is drawn again, none replayed

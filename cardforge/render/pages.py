@@ -43,7 +43,6 @@ FOLDER = "deck-pages"  # in output/.cache/<slug>/
 # the characters every deck's fonts encode alike, in this order, after ASCII
 _COMMON = ("".join(chr(c) for c in range(0xA1, 0x100)) + "‘’‚“”„–—…•·′″‹›†‡‰−×÷±≤≥≠≈∞→←↑↓↔⇒★☆●○■□▲▼◆◇♠♣♥♦✓✗€£¥™©®"
            + "".join(chr(c) for c in range(0x100, 0x180)))
-_FONT_REF = re.compile(r"/(F\d+)\+(\d+) ")
 _GSTATE = re.compile(r"/gRLs\d+ gs")
 
 
@@ -70,6 +69,9 @@ def prepare(canvas: Canvas, faces: tuple[str, ...] = tuple(fonts.FONTS)) -> None
     from reportlab.pdfbase import pdfmetrics
 
     doc = canvas._doc
+    # setting any opacity, even 1 (which writes nothing), makes ReportLab declare PDF 1.4:
+    # every deck declares it, whether its pages and forms are drawn or written from a cache
+    doc.ensureMinPdfVersion("transparency")
     for face in faces:
         font = pdfmetrics.getFont(fonts.pdf_name(face))
         font.splitString(" ", doc)  # creates the font's state in this document
@@ -81,12 +83,27 @@ def prepare(canvas: Canvas, faces: tuple[str, ...] = tuple(fonts.FONTS)) -> None
             if ord(ch) in glyphs and ord(ch) not in state.assignments:
                 font.splitString(ch, doc)
         font.getSubsetInternalName(0, doc)
-    canvas._cardforge_prepared = [doc.fontMapping[fonts.pdf_name(face)].lstrip("/") for face in faces]
+    # a face whose first subset is full: text in it never changes the document's font state
+    full = [face for face in faces if pdfmetrics.getFont(fonts.pdf_name(face)).state[doc].nextCode >= 256]
+    canvas._cardforge_prepared = tuple((face, doc.fontMapping[fonts.pdf_name(face)].lstrip("/")) for face in full)
 
 
 def _allowed_fonts(canvas: Canvas) -> set[str]:
-    """The internal names of the faces :func:`prepare` registered with ``canvas``."""
-    return set(getattr(canvas, "_cardforge_prepared", ()))
+    """The internal names of the faces :func:`prepare` registered with ``canvas`` whose
+    first subset is full (see :func:`replayable_fonts`)."""
+    return {internal for _, internal in getattr(canvas, "_cardforge_prepared", ())}
+
+
+_TF = re.compile(r"/(F\d+)(\+\d+)?\s+[-\d.]+\s+Tf")
+
+
+def replayable_fonts(canvas: Canvas, ops: str) -> bool:
+    """True when every font ``ops`` sets is a face :func:`prepare` registered with
+    ``canvas`` (by the same internal name in every document prepared alike), in its first,
+    full subset: drawing ``ops`` then leaves the document's fonts as they were, so the
+    operators can be written again instead of drawn."""
+    allowed = _allowed_fonts(canvas)
+    return all(name in allowed and subset == "+0" for name, subset in _TF.findall(ops))
 
 
 @dataclass
@@ -117,8 +134,7 @@ def record(canvas: Canvas, specs: dict[str, tuple]) -> Page | None:
     ops = "\n".join(c._code)
     if c._annotationrefs or _GSTATE.search(ops) or any(name not in specs for name in c._formsinuse):
         return None
-    allowed = _allowed_fonts(c)
-    if any(name not in allowed or subset != "0" for name, subset in _FONT_REF.findall(ops)):
+    if not replayable_fonts(c, ops):
         return None
     return Page(tuple(c._pagesize), ops, list(dict.fromkeys(c._formsinuse)), dict(c._colorsUsed), dict(c._shadingUsed))
 
