@@ -6,13 +6,16 @@ gave last time. These are pure results: a template's text is a function of its s
 its context (the card, ``game.yaml``, the back; see :mod:`cardforge.render.memo`), a fit of
 its text, style, box (pt), the game's icons, the font's glyph widths and the installed
 ReportLab. While :func:`kept` is active (in this thread, around a game's checks) they are
-looked up under the SHA-256 of all of that and of cardforge itself
-(:func:`cardforge.compiled.key`), and what was worked out afresh is added.
+looked up by all of that (a context by the SHA-256 of its data) in a file named for the
+game's folder and cardforge itself (:func:`cardforge.compiled.key`: another version of
+cardforge or of a library it names reads another file), and what was worked out afresh is
+added. A declarative rule's ``where`` and ``assert`` on one card are kept alike
+(:func:`truth`).
 
 Only successes are kept, so every problem is found again by the code that reports it: a
 template or test that raised is not kept (it raises again), and a fit is kept only when the
 text fits its box, every inline icon is known and no type is set under
-:data:`MIN_PRINTED` pt. A kept fit gives the checks its figures (type size, height and
+:data:`MIN_PRINTED` pt; a rule's ``assert`` is kept only for a card it holds for. A kept fit gives the checks its figures (type size, height and
 width in pt, smallest size) without its lines: it is never handed to the renderer, which
 fits afresh (:func:`cardforge.render.text.fit` keeps only what it measured in its own
 process-wide memo).
@@ -55,41 +58,26 @@ class _Store:
     def __init__(self, game: Game):
         self.game = game
         self.name = compiled.key("face-results", str(game.root.resolve()) if game.root else game.slug)
-        self.known: dict[str, Any] | None = None
-        self.used: dict[str, Any] = {}
+        self.known: dict[tuple, Any] | None = None
+        self.used: dict[tuple, Any] = {}
         self.learnt = False
         self.game_digest: bytes | None = None
         self.icon_digests: dict[int, tuple[tuple, bytes]] = {}
-        self.fit_digests: dict[tuple, str] = {}
-        self.families: dict[str, str] = {}
-        self.kinds: dict[str, Any] = {}
+        self.styles: dict[int, tuple[Any, str]] = {}  # id(style) -> (style, what a fit's key holds of it)
 
-    def key(self, kind: str, *parts: bytes | str) -> str:
-        """The hex SHA-256 of ``parts`` after :func:`cardforge.compiled.key` of ``kind`` (so
-        under cardforge's version), that start hashed once per kind."""
-        start = self.kinds.get(kind)
-        if start is None:
-            start = self.kinds[kind] = hashlib.sha256(compiled.key(kind).encode())
-        h = start.copy()
-        for part in parts:
-            data = part.encode() if isinstance(part, str) else part
-            h.update(b"\0%d\0" % len(data))
-            h.update(data)
-        return h.hexdigest()
-
-    def _load(self) -> dict[str, Any]:
+    def _load(self) -> dict[tuple, Any]:
         if self.known is None:
             value = compiled.stored(_KIND, self.name)
             self.known = value if isinstance(value, dict) else {}
         return self.known
 
-    def get(self, digest: str) -> Any:
+    def get(self, digest: tuple) -> Any:
         value = self._load().get(digest, compiled.MISS)
         if value is not compiled.MISS:
             self.used[digest] = value
         return value
 
-    def put(self, digest: str, value: Any) -> None:
+    def put(self, digest: tuple, value: Any) -> None:
         self.used[digest] = value
         if self._load().get(digest, compiled.MISS) != value:
             self.learnt = True
@@ -127,9 +115,10 @@ class _Store:
 
 @contextmanager
 def kept(game: Game) -> Iterator[None]:
-    """While this block runs (in this thread), :func:`result` and :func:`known_fit` /
-    :func:`learnt_fit` use the kept results of ``game``'s card faces; what was learnt is
-    written back when it ends (also after an exception: only successes were recorded)."""
+    """While this block runs (in this thread), :func:`result`, :func:`truth` and
+    :func:`known_fit` / :func:`learnt_fit` use the kept results of ``game``'s card faces and
+    rules; what was learnt is written back when it ends (also after an exception: only
+    successes were recorded)."""
     if not compiled.enabled():
         yield
         return
@@ -147,15 +136,10 @@ def result(ctx: dict[str, Any], kind: str, source: str, compute: Callable[[], An
     store = _here.store
     if store is None:
         return compute()
-    memo = getattr(ctx, "memo", None)
-    if memo is None:
-        return compute()
-    ctx_digest = memo.get(_DIGEST_KEY)
-    if ctx_digest is None:
-        ctx_digest = memo[_DIGEST_KEY] = store.context_digest(ctx)
+    ctx_digest = _context_digest(store, ctx)
     if not ctx_digest:
         return compute()
-    digest = store.key(kind, ctx_digest, source)
+    digest = (kind, ctx_digest, source)
     value = store.get(digest)
     if value is compiled.MISS:
         value = compute()
@@ -167,22 +151,85 @@ def result(ctx: dict[str, Any], kind: str, source: str, compute: Callable[[], An
 _DIGEST_KEY = ("facecache-digest",)  # where a context's digest is remembered in its memo
 
 
-def _fit_digest(store: _Store, text: str, style, box_w: float, box_h: float, icons_key: tuple) -> str:
-    """The digest of a fit: its text, style, box, the game's icons and the glyph widths of
-    the style's font family (a pack font's key holds its files' digest; a shipped font is
-    part of cardforge) as the installed ReportLab reads them."""
-    memo_key = (text, style, box_w, box_h, id(icons_key))
-    digest = store.fit_digests.get(memo_key)
-    if digest is None:
-        family = store.families.get(style.font)
-        if family is None:
-            from cardforge.render import fonts
+def _context_digest(store: _Store, ctx: dict[str, Any]) -> bytes:
+    """The digest of a :class:`~cardforge.render.memo.Context`, worked out once (``b""``
+    for a plain dict or data that is not plain)."""
+    memo = getattr(ctx, "memo", None)
+    if memo is None:
+        return _NO_DIGEST
+    ctx_digest = memo.get(_DIGEST_KEY)
+    if ctx_digest is None:
+        ctx_digest = memo[_DIGEST_KEY] = store.context_digest(ctx)
+    return ctx_digest
 
-            faces = {style.font, *(fonts.styled(style.font, b, i) for b, i in ((True, False), (False, True), (True, True)))}
-            family = store.families[style.font] = repr(sorted(faces)) + "\n" + _reportlab()
-        digest = store.fit_digests[memo_key] = store.key(
-            "fit", text, repr(style), repr(box_w), repr(box_h), store.icons_digest(icons_key), family)
-    return digest
+
+def passed(key: tuple, compute: Callable[[], bool]) -> bool:
+    """``compute()``, a test of pure data named in full by ``key`` (see :func:`glyphs_key`,
+    :func:`table_key`), or True when it passed before: only a pass is kept."""
+    store = _here.store
+    if store is None or not key:
+        return bool(compute())
+    if store.get(key) is True:
+        return True
+    value = bool(compute())
+    if value:
+        store.put(key, True)
+    return value
+
+
+def glyphs_key(text: str, faces: set[str]) -> tuple:
+    """What decides whether the fonts ``faces`` have a glyph for every character of ``text``."""
+    return ("glyphs", text, repr(sorted(faces)), _reportlab()) if _here.store is not None else ()
+
+
+def table_key(el, ctx: dict[str, Any], box_w: float, box_h: float, icons: dict) -> tuple:
+    """What decides how table element ``el`` fits a ``box_w`` x ``box_h`` pt box on the
+    card of ``ctx`` (its rows and cells come from templates), or ``()`` when nothing is kept."""
+    store = _here.store
+    if store is None:
+        return ()
+    ctx_digest = _context_digest(store, ctx)
+    if not ctx_digest:
+        return ()
+    from cardforge.render.text import _icons_key
+
+    return ("table", ctx_digest, repr(el), box_w, box_h, store.icons_digest(_icons_key(icons)), _reportlab())
+
+
+def digest_of(values: dict[str, Any]) -> bytes:
+    """The digest of the plain data ``values`` (a rule's scope: ``card``, ``game``) for
+    :func:`truth`, or ``b""`` when nothing is kept (no check running, data not plain)."""
+    store = _here.store
+    return store.context_digest(values) if store is not None else _NO_DIGEST
+
+
+def truth(scope: bytes, kind: str, source: str, compute: Callable[[], Any], keep: Callable[[bool], bool]) -> bool:
+    """The truth of ``compute()`` (an expression ``source`` evaluated in the data of digest
+    ``scope``, see :func:`digest_of`), or what it was before; kept when ``keep(truth)``
+    (a rule keeps only what passes). Raises what ``compute`` raises."""
+    store = _here.store
+    if store is None or not scope:
+        return bool(compute())
+    digest = (kind, scope, source)
+    value = store.get(digest)
+    if value is compiled.MISS:
+        value = bool(compute())
+        if keep(value):
+            store.put(digest, value)
+    return value
+
+
+def _fit_digest(store: _Store, text: str, style, box_w: float, box_h: float, icons_key: tuple) -> tuple:
+    """What a fit is kept under: its text, style, box, the game's icons and the style's font
+    family (a pack font's key holds its files' digest; a shipped font is part of cardforge,
+    whose version names the file) as the installed ReportLab reads it."""
+    known = store.styles.get(id(style))
+    if known is None or known[0] is not style:
+        from cardforge.render import fonts
+
+        faces = {style.font, *(fonts.styled(style.font, b, i) for b, i in ((True, False), (False, True), (True, True)))}
+        known = store.styles[id(style)] = (style, f"{style!r}\n{sorted(faces)!r}\n{_reportlab()}")
+    return ("fit", text, known[1], box_w, box_h, store.icons_digest(icons_key))
 
 
 @lru_cache(maxsize=None)

@@ -34,9 +34,11 @@ def _fresh_user_cache(monkeypatch, folder: Path) -> None:
 
 
 def _break_cards(root: Path) -> Path:
-    """Moon Witch's text made far too long and Fireball given an icon the game lacks."""
+    """Moon Witch's text made far too long, Fireball given an icon the game lacks and Sun
+    Knight a character no shipped font has."""
     cards = root / "cards" / "mini" / "cards.yaml"
     text = cards.read_text(encoding="utf-8")
+    text = text.replace('"Gain 1 mana. {sun}"', '"Gain 1 mana \U0001F642 {sun}"', 1)
     text = text.replace("      Exhaust a spell.\n      Pay 1 mana: {moon}", "      " + LONG, 1)
     text = text.replace('"{sun} Deal 2.', '"{sunn} Deal 2.', 1)
     cards.write_text(text, encoding="utf-8")
@@ -60,6 +62,7 @@ def test_a_broken_card_is_reported_alike_with_no_cache_an_empty_one_and_a_filled
     uncached = [d.format() for d in compile_game(pack, project).diagnostics]
     assert any("error[text-overflow]" in d and f"cards.yaml:{_line_of(cards, 'text: |-')}" in d for d in uncached)
     assert any("error[icon-unknown]" in d and "sunn" in d for d in uncached)
+    assert any("error[glyph-missing]" in d and "Sun Knight" in d for d in uncached)
 
     fitted = []
     real_fit = text._fit
@@ -150,3 +153,41 @@ def test_what_a_card_gave_is_not_reused_when_its_layout_or_its_game_changes(mini
     assert status == 1, out
     assert f"layouts/mini.yaml:{_line_of(layout, 'back.title')}: error[text-overflow]: shared back 'deck'" in out
     assert (status, out) == _check(mini, None)
+
+
+def test_a_card_edited_to_break_a_rule_it_kept_is_reported(mini, tmp_path, monkeypatch):
+    from cardforge.build import Project, compile_game
+
+    monkeypatch.chdir(mini)
+    project = Project(mini)
+    pack = mini / "cards" / "mini"
+    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    assert not [d for d in compile_game(pack, project).diagnostics if d.code == "rule-failed"]
+    cards = mini / "cards" / "mini" / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("power: 3", "power: 9", 1), encoding="utf-8")
+    for _ in range(2):  # the cache held the card's pass, then holds nothing for its failure
+        failed = [d.format() for d in compile_game(pack, project).diagnostics if d.code == "rule-failed"]
+        assert len(failed) == 1 and "'power-limit'" in failed[0] and "'Sun Knight'" in failed[0]
+        assert f"cards.yaml:{_line_of(cards, 'Sun Knight')}:" in failed[0]
+    monkeypatch.setenv("CARDFORGE_NO_USER_CACHE", "1")
+    assert [d.format() for d in compile_game(pack, project).diagnostics if d.code == "rule-failed"] == failed
+
+
+def test_a_table_that_fitted_is_reported_when_its_box_shrinks(tmp_path, monkeypatch):
+    from cardforge.build import Project, compile_game
+    from conftest import make_project
+
+    root = make_project(tmp_path / "p", "through-the-gate")
+    project = Project(root)
+    pack = root / "cards" / "through-the-gate"
+    monkeypatch.chdir(root)
+    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    assert not [d for d in compile_game(pack, project).diagnostics if d.code == "layout-overflow"]
+    layout = root / "layouts" / "through-the-gate.yaml"
+    text = layout.read_text(encoding="utf-8")
+    assert text.count("box: [7mm, 29mm, 49.5mm, 50mm]") == 1
+    layout.write_text(text.replace("box: [7mm, 29mm, 49.5mm, 50mm]", "box: [7mm, 29mm, 49.5mm, 9mm]"), encoding="utf-8")
+    overflow = [d.format() for d in compile_game(pack, project).diagnostics if d.code == "layout-overflow"]
+    assert overflow and all("table `targets`" in d for d in overflow)
+    monkeypatch.setenv("CARDFORGE_NO_USER_CACHE", "1")
+    assert [d.format() for d in compile_game(pack, project).diagnostics if d.code == "layout-overflow"] == overflow

@@ -38,6 +38,15 @@ def _label(game: Game, icon: str | None) -> str:
     return f" {game.icons[icon].label} " if icon in game.icons else " "
 
 
+def _near_miss(word: str, accepted: set[str], all_forms: dict[str, str], name_words: set[str],
+               single: set[str]) -> str | None:
+    """The single-word form ``word`` is a near miss of, or None (a term, an inflection, a card name's word)."""
+    if word in accepted or inflections(word) & all_forms.keys() or word in name_words or not single:
+        return None
+    best = max(single, key=lambda f: fuzz.ratio(word, f))
+    return best if fuzz.ratio(word, best) >= NEAR and len(word) >= 5 else None
+
+
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     glossary = game.glossary
     all_forms = {f.lower(): term for term, spec in glossary.items() for f in forms(term, spec)}
@@ -46,16 +55,17 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     name_words = {w.lower() for c in game.cards for w in WORDS.findall(c.name)}
     corpus_parts = [c.name for c in game.cards]
     found = []
+    near: dict[str, str | None] = {}  # word -> the term it is a near miss of (None: none); words recur across cards
     for card in game.cards:
         for field in card_texts(card):
             text = TOKEN.sub(lambda m: " " * len(m.group(0)), field.text)
             corpus_parts.append(TOKEN.sub(lambda m: _label(game, m.group(1)), field.text))
             for match in WORDS.finditer(text):
                 word = match.group(0).lower().rstrip("'’-")
-                if word in accepted or inflections(word) & all_forms.keys() or word in name_words or not single:
-                    continue
-                best = max(single, key=lambda f: fuzz.ratio(word, f))
-                if fuzz.ratio(word, best) >= NEAR and len(word) >= 5:
+                if word not in near:
+                    near[word] = _near_miss(word, accepted, all_forms, name_words, single)
+                best = near[word]
+                if best is not None:
                     line, col = field.position(match.start())
                     found.append(diag("term-misspelt", f"{card.type} card {card.name!r}: \"{match.group(0)}\" is not a "
                                       f"glossary term", file=card.source.file, line=line, column=col,

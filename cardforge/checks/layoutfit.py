@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from cardforge.checks import common
+from cardforge import facecache
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import Face, Layout, LayoutSet, card_layout
 from cardforge.model import Card, Game
@@ -58,8 +59,13 @@ def _table(card: Card, side: str, el, ctx: dict, file: str, game: Game) -> list[
     if el.when and not templates.expression(el.when)(**ctx):
         return []
     _, _, bw, bh = el.box
-    fitted = table.fit(el, ctx, bw, bh, game.icons)
-    if fitted.fits:
+    fitted = None
+
+    def fits() -> bool:
+        nonlocal fitted
+        fitted = table.fit(el, ctx, bw, bh, game.icons)
+        return fitted.fits
+    if facecache.passed(facecache.table_key(el, ctx, bw, bh, game.icons), fits):
         return []
     need_w = sum(fitted.widths)
     return [diag("layout-overflow",

@@ -50,22 +50,31 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
 def _text_references(game: Game) -> list[Diagnostic]:
     names = {_norm(c.name): c.name for c in game.cards}
     found = []
+    near: dict[str, str | None] = {}  # run -> the card name it is a near miss of (None: none); runs recur
     for card in game.cards:
         for field in card_texts(card):
             text = TOKEN.sub(lambda m: " " * len(m.group(0)), field.text)  # hide icon tokens, keep offsets
             for match in RUN.finditer(text):
                 run = _norm(match.group(0))
-                if run in names or run.rstrip("s") in names or len(run) < 4:  # a name, or its plural
-                    continue
-                if any(n.startswith(run + " ") for n in names):  # the first words of a name ("Infamy" of "Infamy 1")
-                    continue
-                best = max(names, key=lambda n: fuzz.ratio(run, n))
-                if fuzz.ratio(run, best) >= NEAR:
+                if run not in near:
+                    near[run] = _near_miss(run, names)
+                best = near[run]
+                if best is not None:
                     line, col = field.position(match.start())
                     found.append(diag("ref-unknown", f"{card.type} card {card.name!r}: \"{match.group(0)}\" names no card",
                                       file=card.source.file, line=line, column=col,
                                       hint=f'did you mean "{names[best]}"?', card=card.name))
     return found
+
+
+def _near_miss(run: str, names: dict[str, str]) -> str | None:
+    """The (normalised) card name ``run`` is a near miss of, or None (a name, its plural or first words)."""
+    if run in names or run.rstrip("s") in names or len(run) < 4:  # a name, or its plural
+        return None
+    if any(n.startswith(run + " ") for n in names):  # the first words of a name ("Infamy" of "Infamy 1")
+        return None
+    best = max(names, key=lambda n: fuzz.ratio(run, n))
+    return best if fuzz.ratio(run, best) >= NEAR else None
 
 
 def _walk(value: Any, parts: list[str], path: tuple) -> Iterator[tuple[tuple, Any]]:

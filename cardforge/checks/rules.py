@@ -18,6 +18,7 @@ from typing import Any
 from jinja2 import TemplateError
 from jinja2.exceptions import SecurityError
 
+from cardforge import facecache
 from cardforge.diagnostics import Diagnostic, Severity, diag
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
@@ -32,10 +33,19 @@ def card_view(card: Card) -> dict[str, Any]:
     return view
 
 
+def _any(truth: bool) -> bool:
+    return True  # whether a card is selected is no finding: kept either way
+
+
+def _held(truth: bool) -> bool:
+    return truth  # a card the rule fails for is evaluated (and reported) afresh every time
+
+
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     found = []
     src = game.source
     views = [(card, card_view(card)) for card in game.cards]
+    scopes = {id(v): facecache.digest_of({"card": v, "game": game.data}) for _, v in views}
     selections: dict[str, list] = {}  # rules often share a `where`: select once per expression
     for n, rule in enumerate(game.rules):
         rule_id = rule.get("id", f"#{n + 1}")
@@ -45,11 +55,13 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             where_expr = rule.get("where") or ""
             if where_expr not in selections:
                 select = expression(where_expr) if where_expr else None
-                selections[where_expr] = [(c, v) for c, v in views if select is None or select(card=v, game=game.data)]
+                selections[where_expr] = [(c, v) for c, v in views if select is None or facecache.truth(
+                    scopes[id(v)], "rule-where", where_expr, lambda: select(card=v, game=game.data), _any)]
             selected = selections[where_expr]
             if "assert" in rule:
                 test = expression(rule["assert"])
-                failing = [c for c, v in selected if not test(card=v, game=game.data)]
+                failing = [c for c, v in selected if not facecache.truth(
+                    scopes[id(v)], "rule-assert", rule["assert"], lambda: test(card=v, game=game.data), _held)]
                 if failing:
                     first = failing[0]
                     names = ", ".join(repr(c.name) for c in failing[:12]) + (" ..." if len(failing) > 12 else "")

@@ -21,6 +21,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from cardforge import facecache
 from cardforge.checks.common import TextField, card_texts
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
@@ -28,6 +29,9 @@ from cardforge.model import Card, Game
 from cardforge.suggest import did_you_mean
 
 BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
+# what _control reports: a control character (category Cc: U+0000-U+001F, U+007F-U+009F) but
+# line break and tab, or a character of BIDI
+_UNSEEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _BAD_TOKEN = re.compile(r"\{(?!\{)([^{}\s]*[A-Z][^{}\s]*)\}|\{([a-z0-9][a-z0-9-]*)(?=[^a-z0-9}-]|$)")
 
 
@@ -61,12 +65,16 @@ def _faces(card: Card, layouts: LayoutSet | None, field: str) -> set[str]:
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     found = []
+    faces: dict[tuple[str, str], set[str]] = {}  # (card type, field) -> the fonts printing it
     for card in game.cards:
         fields = list(card_texts(card))
         fields.append(TextField(card, ("name",), card.name))
         for field in fields:
             found += _control(field)
-            found += _glyphs(field, _faces(card, layouts, str(field.path[0])))
+            where = (card.type, str(field.path[0]))
+            if where not in faces:
+                faces[where] = _faces(card, layouts, where[1])
+            found += _glyphs(field, faces[where])
             if field.path != ("name",):
                 found += _tokens(field, game)
     return found
@@ -78,6 +86,8 @@ def _where(field: TextField, offset: int) -> dict:
 
 
 def _control(field: TextField) -> list[Diagnostic]:
+    if not _UNSEEN.search(field.text):  # most texts: no control or direction character
+        return []
     for i, ch in enumerate(field.text):
         code = ord(ch)
         if code in BIDI or (unicodedata.category(ch) == "Cc" and ch not in "\n\t"):
@@ -89,6 +99,9 @@ def _control(field: TextField) -> list[Diagnostic]:
 
 
 def _glyphs(field: TextField, faces: set[str]) -> list[Diagnostic]:
+    if facecache.passed(facecache.glyphs_key(field.text, faces),  # most texts: every character printable
+                        lambda: _printable(frozenset(faces)).issuperset(map(ord, field.text))):
+        return []
     have = _printable(frozenset(faces))
     missing = [(i, ch) for i, ch in enumerate(field.text)
                if ord(ch) not in have and not ch.isspace() and unicodedata.category(ch) != "Cc" and ord(ch) not in BIDI]
