@@ -177,6 +177,15 @@ def passed(key: tuple, compute: Callable[[], bool]) -> bool:
     return value
 
 
+def words_digest(*words: Any) -> bytes:
+    """A digest of the vocabulary a near-miss test compares with (sets are sorted), or
+    ``b""`` when nothing is kept; a test of one word is kept under ``(kind, word, digest)``."""
+    if _here.store is None:
+        return _NO_DIGEST
+    parts = [sorted(w.items()) if isinstance(w, dict) else sorted(w) for w in words]
+    return hashlib.sha256(repr(parts).encode()).digest()
+
+
 def glyphs_key(text: str, faces: set[str]) -> tuple:
     """What decides whether the fonts ``faces`` have a glyph for every character of ``text``."""
     return ("glyphs", text, repr(sorted(faces)), _reportlab()) if _here.store is not None else ()

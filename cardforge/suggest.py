@@ -1,9 +1,8 @@
-"""Did-you-mean suggestions, by fuzzy matching (rapidfuzz)."""
+"""Did-you-mean suggestions, by fuzzy matching (rapidfuzz, imported on the first
+suggestion: a check that finds nothing misspelt does not load it)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-
-from rapidfuzz import fuzz, process, utils
 
 
 def closest(word: str, choices: Iterable[str], cutoff: float = 75.0) -> str | None:
@@ -11,6 +10,8 @@ def closest(word: str, choices: Iterable[str], cutoff: float = 75.0) -> str | No
     options = list(dict.fromkeys(choices))
     if not options:
         return None
+    from rapidfuzz import fuzz, process, utils
+
     found = process.extractOne(word, options, scorer=fuzz.WRatio, processor=utils.default_process,
                                score_cutoff=cutoff)
     return found[0] if found else None

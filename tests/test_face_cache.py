@@ -34,13 +34,14 @@ def _fresh_user_cache(monkeypatch, folder: Path) -> None:
 
 
 def _break_cards(root: Path) -> Path:
-    """Moon Witch's text made far too long, Fireball given an icon the game lacks and Sun
-    Knight a character no shipped font has."""
+    """Moon Witch's text made far too long, Fireball given an icon the game lacks, a misspelt
+    card name and a misspelt glossary term, and Sun Knight a character no shipped font has."""
     cards = root / "cards" / "mini" / "cards.yaml"
     text = cards.read_text(encoding="utf-8")
     text = text.replace('"Gain 1 mana. {sun}"', '"Gain 1 mana \U0001F642 {sun}"', 1)
     text = text.replace("      Exhaust a spell.\n      Pay 1 mana: {moon}", "      " + LONG, 1)
     text = text.replace('"{sun} Deal 2.', '"{sunn} Deal 2.', 1)
+    text = text.replace("If you have the Sun Knight, deal 3; it is exhausted.", "If you have the Sun Knigt, deal 3; it is exhuasted.", 1)
     cards.write_text(text, encoding="utf-8")
     return cards
 
@@ -63,6 +64,8 @@ def test_a_broken_card_is_reported_alike_with_no_cache_an_empty_one_and_a_filled
     assert any("error[text-overflow]" in d and f"cards.yaml:{_line_of(cards, 'text: |-')}" in d for d in uncached)
     assert any("error[icon-unknown]" in d and "sunn" in d for d in uncached)
     assert any("error[glyph-missing]" in d and "Sun Knight" in d for d in uncached)
+    assert any("[ref-unknown]" in d and '"Sun Knigt" names no card' in d for d in uncached)
+    assert any("[term-misspelt]" in d and '"exhuasted"' in d for d in uncached)
 
     fitted = []
     real_fit = text._fit

@@ -98,6 +98,22 @@ def back(card: Card, game: Game) -> dict:
     return _shared(card, game, "back", lambda: back_context(card, game))
 
 
+def rules_source(game: Game, kind: str) -> tuple[str | None, list]:
+    """:func:`cardforge.rules.source.render_source` of ``game`` (its rulebook or sheet), and
+    while :func:`shared_contexts` runs rendered once for every check family that reads it."""
+    from cardforge.rules.source import render_source
+
+    contexts = _shared_here.contexts
+    if contexts is None:
+        return render_source(game, kind)
+    key = ("rules-source", id(game), kind)
+    kept = contexts.get(key)
+    if kept is None or kept[0] is not game:
+        kept = contexts[key] = (game, render_source(game, kind))
+    markdown, problems = kept[1]
+    return markdown, list(problems)
+
+
 def _shared(card: Card, game: Game, side: str, make) -> dict:
     contexts = _shared_here.contexts
     if contexts is None:

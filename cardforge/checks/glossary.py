@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 
-from rapidfuzz import fuzz
-
 from cardforge.checks.common import card_texts
+from cardforge import facecache
+from cardforge.checks import common
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.markup import TOKEN
 from cardforge.model import Game
-from cardforge.rules.source import SOURCES, render_source
+from cardforge.rules.source import SOURCES
 
 WORDS = re.compile(r"[A-Za-z][a-z'’-]{4,}")
 NEAR = 88.0
@@ -38,11 +38,24 @@ def _label(game: Game, icon: str | None) -> str:
     return f" {game.icons[icon].label} " if icon in game.icons else " "
 
 
+def _near(word: str, vocabulary: bytes, *terms) -> str | None:
+    """:func:`_near_miss`, or None when ``word`` was no near miss of the same vocabulary
+    before (:mod:`cardforge.facecache`: a near miss is found afresh every time)."""
+    best: list[str | None] = [None]
+
+    def clean() -> bool:
+        best[0] = _near_miss(word, *terms)
+        return best[0] is None
+    return None if facecache.passed(("near-term", word, vocabulary) if vocabulary else (), clean) else best[0]
+
+
 def _near_miss(word: str, accepted: set[str], all_forms: dict[str, str], name_words: set[str],
                single: set[str]) -> str | None:
     """The single-word form ``word`` is a near miss of, or None (a term, an inflection, a card name's word)."""
     if word in accepted or inflections(word) & all_forms.keys() or word in name_words or not single:
         return None
+    from rapidfuzz import fuzz
+
     best = max(single, key=lambda f: fuzz.ratio(word, f))
     return best if fuzz.ratio(word, best) >= NEAR and len(word) >= 5 else None
 
@@ -56,6 +69,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     corpus_parts = [c.name for c in game.cards]
     found = []
     near: dict[str, str | None] = {}  # word -> the term it is a near miss of (None: none); words recur across cards
+    vocabulary = facecache.words_digest(accepted, all_forms, name_words, single)
     for card in game.cards:
         for field in card_texts(card):
             text = TOKEN.sub(lambda m: " " * len(m.group(0)), field.text)
@@ -63,7 +77,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             for match in WORDS.finditer(text):
                 word = match.group(0).lower().rstrip("'’-")
                 if word not in near:
-                    near[word] = _near_miss(word, accepted, all_forms, name_words, single)
+                    near[word] = _near(word, vocabulary, accepted, all_forms, name_words, single)
                 best = near[word]
                 if best is not None:
                     line, col = field.position(match.start())
@@ -75,7 +89,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         faces = [f for lay in layouts.by_type.values() for f in (lay.front, lay.back) if f] + list(layouts.backs.values())
         corpus_parts += [el.template for face in faces for el in face.elements if el.template]
     for kind in SOURCES:  # the rules use terms too, with the data they render (setup, turn, tables)
-        rendered, _ = render_source(game, kind)
+        rendered, _ = common.rules_source(game, kind)
         if rendered:
             corpus_parts.append(rendered)
     corpus = "\n".join(corpus_parts).lower()

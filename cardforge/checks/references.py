@@ -23,8 +23,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from rapidfuzz import fuzz
 
+from cardforge import facecache
 from cardforge.checks.common import card_texts
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
@@ -51,13 +51,14 @@ def _text_references(game: Game) -> list[Diagnostic]:
     names = {_norm(c.name): c.name for c in game.cards}
     found = []
     near: dict[str, str | None] = {}  # run -> the card name it is a near miss of (None: none); runs recur
+    vocabulary = facecache.words_digest(names)
     for card in game.cards:
         for field in card_texts(card):
             text = TOKEN.sub(lambda m: " " * len(m.group(0)), field.text)  # hide icon tokens, keep offsets
             for match in RUN.finditer(text):
                 run = _norm(match.group(0))
                 if run not in near:
-                    near[run] = _near_miss(run, names)
+                    near[run] = _near(run, vocabulary, names)
                 best = near[run]
                 if best is not None:
                     line, col = field.position(match.start())
@@ -67,12 +68,25 @@ def _text_references(game: Game) -> list[Diagnostic]:
     return found
 
 
+def _near(run: str, vocabulary: bytes, names: dict[str, str]) -> str | None:
+    """:func:`_near_miss`, or None when ``run`` was no near miss of the same card names
+    before (:mod:`cardforge.facecache`: a near miss is found afresh every time)."""
+    best: list[str | None] = [None]
+
+    def clean() -> bool:
+        best[0] = _near_miss(run, names)
+        return best[0] is None
+    return None if facecache.passed(("near-name", run, vocabulary) if vocabulary else (), clean) else best[0]
+
+
 def _near_miss(run: str, names: dict[str, str]) -> str | None:
     """The (normalised) card name ``run`` is a near miss of, or None (a name, its plural or first words)."""
     if run in names or run.rstrip("s") in names or len(run) < 4:  # a name, or its plural
         return None
     if any(n.startswith(run + " ") for n in names):  # the first words of a name ("Infamy" of "Infamy 1")
         return None
+    from rapidfuzz import fuzz
+
     best = max(names, key=lambda n: fuzz.ratio(run, n))
     return best if fuzz.ratio(run, best) >= NEAR else None
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 
 from cardforge.paths import InputFileError, read_limited
+from cardforge.checks import common
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.load import display_path
 from cardforge.model import Game
-from cardforge.rules.source import SOURCES, render_source, source_path
+from cardforge.rules.source import SOURCES, source_path
 
 _NUMBER = re.compile(r"\d+")
 _LIST_MARK = re.compile(r"^\s*\d+\.\s", re.M)
@@ -42,7 +43,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     for kind in SOURCES:
         if not source_path(game, kind).is_file():
             continue
-        markdown, _ = render_source(game, kind)  # template errors: rules-template
+        markdown, _ = common.rules_source(game, kind)  # template errors: rules-template
         if not markdown:
             continue
         known = data_numbers(game) if known is None else known

@@ -7,15 +7,16 @@ sixteen cells is measured when it is built (``rules-overflow``, see
 """
 from __future__ import annotations
 
+from cardforge.checks import common
 from cardforge.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.rules.source import SOURCES, render_source
+from cardforge.rules.source import SOURCES
 
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     found = []
     for kind in SOURCES:
-        _, problems = render_source(game, kind)
+        _, problems = common.rules_source(game, kind)
         found += problems
     return found
