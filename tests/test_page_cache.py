@@ -141,6 +141,32 @@ def test_a_sheet_that_fails_in_a_worker_fails_the_deck_as_it_does_in_one_process
             render_deck(game, compiled.layouts, tmp_path / f"deck-{jobs}.pdf", jobs=jobs)
 
 
+def test_sheets_a_worker_delivers_are_written_from_it_and_the_rest_drawn_here(tmp_path, monkeypatch):
+    """The process writing the deck never waits: slowed down here, it finds the back of the
+    deck drawn by the worker and writes it from there; the bytes are a one-process deck's."""
+    import time
+
+    project = Project(make_project(tmp_path, SLUG))
+    compiled = compile_game(project.cards / SLUG, project)
+    game = replace(compiled.game, cards=[replace(c, quantity=c.quantity * 3) for c in compiled.game.cards])
+    units = plan(game, compiled.layouts, deck_render.DeckOptions())
+    render_deck(game, compiled.layouts, tmp_path / "one.pdf", jobs=1)
+    here = []
+    original = deck_render._Drawer.unit
+
+    def unit(self, u):
+        if not self.scratch:  # this process, not a worker
+            here.append(u.label)
+            time.sleep(0.05)
+        return original(self, u)
+
+    monkeypatch.setattr(deck_render._Drawer, "unit", unit)
+    render_deck(game, compiled.layouts, tmp_path / "two.pdf", jobs=2)
+    assert 0 < len(here) < len(units)
+    assert units[-1].label not in here and units[0].label in here
+    assert (tmp_path / "two.pdf").read_bytes() == (tmp_path / "one.pdf").read_bytes()
+
+
 @pytest.mark.parametrize("change", ["icon", "layout", "game"])
 def test_a_change_outside_the_card_files_draws_every_sheet_again(tmp_path, monkeypatch, change):
     """An icon file, the layout file or game.yaml: every page is drawn again, none replayed
@@ -172,3 +198,64 @@ def test_a_change_outside_the_card_files_draws_every_sheet_again(tmp_path, monke
     shutil.copytree(root, clean, ignore=shutil.ignore_patterns("output"))
     build_games(Project(clean), Project(clean).packs([SLUG])[0], jobs=1, use_cache=False)
     assert (root / "output" / SLUG / "deck.pdf").read_bytes() == (clean / "output" / SLUG / "deck.pdf").read_bytes()
+
+
+def _draw_pages(canvas, n: int, sealed: bool) -> None:
+    from cardforge.render import pages
+
+    pages.prepare(canvas)
+    for i in range(n):
+        canvas.setFont("CF-DejaVuSans", 12)
+        canvas.drawString(72, 720, f"Page {i}: Roll a die; “quotes”, café and ½")
+        canvas.roundRect(72, 72, 200, 300, 8, stroke=1, fill=0)
+        if sealed:
+            pages.finish(canvas)
+        else:
+            canvas.showPage()
+
+
+def test_pages_sealed_into_the_spill_file_and_streamed_out_are_reportlabs_own_bytes(tmp_path):
+    """A deck's finished pages wait in a temporary file, not in memory, and the PDF is
+    written object by object: the file is byte for byte what ReportLab's save writes."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render import fonts, pages
+
+    fonts.pdf_name("sans")  # registered with ReportLab
+    ours = Canvas(str(tmp_path / "unused.pdf"), invariant=1, pageCompression=1)
+    _draw_pages(ours, 40, sealed=True)
+    held = [p.Contents for p in ours._doc.Pages.pages]
+    assert len(held) == 40 and all(p.stream is None for p in ours._doc.Pages.pages)
+    assert all(getattr(c, "content", b"x") is None and c.length > 0 for c in held)  # only offsets in memory
+    assert ours._cardforge_spill.seek(0, 2) == sum(c.length for c in held)
+    pages.save(ours, tmp_path / "ours.pdf")
+    assert ours._cardforge_spill.closed
+
+    theirs = Canvas(str(tmp_path / "theirs.pdf"), invariant=1, pageCompression=1)
+    _draw_pages(theirs, 40, sealed=False)
+    theirs.save()
+    assert (tmp_path / "ours.pdf").read_bytes() == (tmp_path / "theirs.pdf").read_bytes()
+    assert len(pikepdf.open(tmp_path / "ours.pdf").pages) == 40
+
+
+def test_a_failed_streamed_save_restores_reportlabs_output_collector(tmp_path, monkeypatch):
+    from reportlab.pdfbase import pdfdoc
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render import fonts, pages
+
+    fonts.pdf_name("sans")
+    original = pdfdoc.PDFFile
+    canvas = Canvas(str(tmp_path / "x.pdf"), invariant=1, pageCompression=1)
+    _draw_pages(canvas, 2, sealed=True)
+    seen = []
+
+    def broken(self, document):
+        seen.append(pdfdoc.PDFFile)
+        raise RuntimeError("disk gone")
+
+    monkeypatch.setattr(type(canvas._doc.Pages.pages[0].Contents), "format", broken)
+    with pytest.raises(RuntimeError):
+        pages.save(canvas, tmp_path / "x.pdf")
+    assert seen and seen[0] is not original  # the save was streaming when it failed
+    assert pdfdoc.PDFFile is original and canvas._cardforge_spill.closed

@@ -8,6 +8,9 @@ Prints one table and writes the same figures as JSON (``--json``, default
   (default 1,000) drawn with the full engine (layout, text fitting, icons, imposition,
   duplex backs), and its ratio to the floor, the team's ``../shared/bench/reportlab_floor.py``
   (lean mode: bare ReportLab drawing simple cards), run for the same N in the same run;
+- the same deck drawn once before those, with an empty user cache (``first run``): every
+  icon read from its SVG file; the runs after it write the icon forms it kept (see
+  ``cardforge.render.icons.kept_form``), as a designer's later builds do;
 - deck rendering on all cores: the same deck drawn once with its sheets shared out among
   one process per core (``render_deck(jobs=N)``, page-level parallelism: the deck is one
   pack), cards/s, and its ratio to the floor's one-core rate;
@@ -68,10 +71,16 @@ def render_once(n: int) -> dict:
     return {"cards": game.total(), "seconds": seconds}
 
 
+USER_CACHE = Path(tempfile.mkdtemp(prefix="cardforge-bench-cache-"))  # the deck children's user cache
+
+
 def child(code: str) -> dict:
-    """Run ``code`` (printing one JSON line) in a fresh Python; adds its peak RSS in MiB."""
+    """Run ``code`` (printing one JSON line) in a fresh Python whose user cache is
+    :data:`USER_CACHE` (empty at first: the first deck drawn keeps its icon forms there, as
+    a designer's first build does); adds its peak RSS in MiB."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True)
+    env = dict(os.environ, XDG_CACHE_HOME=str(USER_CACHE))
+    proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True, env=env)
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     result["max_rss_mib"] = round(after / 1024, 1) if after > before else None
@@ -168,17 +177,20 @@ def main() -> None:
     except OSError:
         pass
 
+    first = one_core(args.cards)  # nothing kept yet: every icon is read from its SVG file
     ours = [one_core(args.cards) for _ in range(args.repeat)]
     cards = ours[0]["cards"]
     floors = [f for f in (floor(cards, args.floor) for _ in range(args.repeat)) if f]
     pooled = [all_cores(cards, jobs) for _ in range(args.repeat)]
     one_rate = median([r["cards"] / r["seconds"] for r in ours])
     pool_rate = median([r["cards"] / r["seconds"] for r in pooled])
-    report["deck"] = {"cards": cards, "one_core_cards_per_s": round(one_rate, 1),
+    report["deck"] = {"cards": cards, "first_one_core_cards_per_s": round(first["cards"] / first["seconds"], 1),
+                      "one_core_cards_per_s": round(one_rate, 1),
                       "all_cores_cards_per_s": round(pool_rate, 1)}
     if floors:
         floor_rate = median([f["cards"] / f["seconds"] for f in floors])
         report["deck"].update(floor_cards_per_s=round(floor_rate, 1), one_core_ratio=round(one_rate / floor_rate, 2),
+                              first_one_core_ratio=round(first["cards"] / first["seconds"] / floor_rate, 2),
                               all_cores_ratio=round(pool_rate / floor_rate, 2))
 
     root = project_copy()
@@ -202,6 +214,7 @@ def main() -> None:
                          "check_no_cache": median(check_cold)}
     report["peak_rss_mib"] = {str(args.cards): rss(args.cards), str(args.big): rss(args.big)}
     report["load_average_after"] = os.getloadavg()[0]
+    shutil.rmtree(USER_CACHE, ignore_errors=True)
 
     print(table(report))
     args.json.parent.mkdir(parents=True, exist_ok=True)
@@ -213,6 +226,7 @@ def table(r: dict) -> str:
     d, b, m = r["deck"], r["build_s"], r["peak_rss_mib"]
     ratio = (lambda key: f"{d[key]:.2f}x floor" if key in d else "no floor script")
     rows = [
+        ("deck, one core, first run", f"{d['first_one_core_cards_per_s']:,.0f} cards/s", ratio("first_one_core_ratio")),
         ("deck, one core", f"{d['one_core_cards_per_s']:,.0f} cards/s", ratio("one_core_ratio")),
         (f"deck, all {r['cores']} cores", f"{d['all_cores_cards_per_s']:,.0f} cards/s", ratio("all_cores_ratio")),
         ("floor (bare ReportLab, one core)", f"{d['floor_cards_per_s']:,.0f} cards/s" if "floor_cards_per_s" in d else "-", ""),

@@ -133,7 +133,7 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     finally:
         if pool is not None:
             pool.terminate()
-    canvas.save()
+    page_cache.save(canvas, out)
     if pages is not None:
         pages.prune(keep_others=3 * len(units))
     return pages_out
@@ -255,40 +255,43 @@ class _Drawer:
 _POOL_JOB: tuple | None = None  # (game, layouts, options, units) in the forked workers
 _WORKER_DRAWER: _Drawer | None = None  # a worker's scratch canvas, kept for all its runs
 WORKER_SHEETS = 128  # sheets a worker's scratch canvas holds before it starts another
-PARENT_SHARE = 0.95  # of an equal share of the sheets, what the process writing the PDF draws itself
+CHUNK_SHEETS = 4  # at most this many consecutive sheets to a worker's run
 
 
 def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit], missing: list[int], jobs: int):
-    """(the pool, or None; a function giving the record a pool of ``jobs`` forked processes
-    drew for unit ``i``, or None when it did not draw it or it cannot be replayed).
-    The sheets ``missing`` are shared out in runs of consecutive sheets, taken in order."""
+    """(the pool, or None; a function giving the record a pool of ``jobs`` - 1 forked
+    processes has drawn for unit ``i`` by the time this process writes it, or None).
+
+    The workers draw the sheets ``missing`` in runs of a few consecutive sheets, from the
+    back of the deck, while this process writes the deck from the front: a sheet no worker
+    has delivered when its turn comes (not drawn yet, being drawn, failed or not
+    replayable) is drawn here. This process never waits for a worker, so a busy machine
+    costs at most the runs being drawn twice where the two meet, never a wait."""
     if jobs < 2 or len(missing) < 2 * jobs:
         return None, lambda i: None
     import multiprocessing
 
     global _POOL_JOB
-    # this process draws the first share itself (it also writes the others' pages), the
-    # other jobs - 1 processes the rest, in runs of a few consecutive sheets
-    own = int(len(missing) * PARENT_SHARE / jobs)
-    rest = missing[own:]
-    size = max(1, min(8, len(rest) // (3 * (jobs - 1))))
-    chunks = [rest[k:k + size] for k in range(0, len(rest), size)]
+    size = max(1, min(CHUNK_SHEETS, len(missing) // (4 * jobs)))
+    chunks = [missing[k:k + size] for k in range(0, len(missing), size)][::-1]
     _POOL_JOB = (game, layouts, options, units)
     try:
         pool = multiprocessing.get_context("fork").Pool(jobs - 1, initializer=_worker)
     finally:
         _POOL_JOB = None
-    results = pool.imap(_draw_chunk, chunks)
-    chunk_of = {i: n for n, chunk in enumerate(chunks) for i in chunk}
+    results = pool.imap_unordered(_draw_chunk, chunks)
     ready: dict[int, object] = {}
-    received = [0]
+    left = [len(chunks)]
 
     def drawn(i: int):
-        if i not in chunk_of:
-            return None
-        while chunk_of[i] >= received[0]:
-            ready.update(next(results))
-            received[0] += 1
+        while left[0]:
+            try:
+                ready.update(results.next(timeout=0))
+            except multiprocessing.TimeoutError:
+                break
+            left[0] -= 1
+        for j in [j for j in ready if j < i]:  # drawn here meanwhile
+            del ready[j]
         return ready.pop(i, None)
     return pool, drawn
 

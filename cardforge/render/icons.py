@@ -154,6 +154,7 @@ class IconStamp:
         self.kept: dict = {}  # see replay()
         self.specs: dict[str, tuple] = {}  # form name -> how define() draws it again
         self.icons: dict[str, Icon] = {}  # the game's icons, for define()
+        self.sizes: dict[str, tuple[float, float]] = {}  # SVG art form name -> (w, h)
 
     def form_name(self, icon: Icon, color: str | None = None, badge: float = BADGE) -> str:
         color = color or icon.color
@@ -179,22 +180,54 @@ class IconStamp:
 
     def _define(self, name: str, icon: Icon, color: str, badge: float = BADGE) -> None:
         self.specs[name] = ("icon", icon.name, color, badge)
-        c = self.canvas
-        c.beginForm(name, lowerx=0, lowery=0, upperx=1, uppery=1)
-        if icon.svg is not None:
-            _draw_unit(c, drawing(icon.svg, color))
-        if icon.badge:
-            r = badge * 2 / 3  # the disc behind the badge's figure
-            from reportlab.lib.colors import white
+        text = _svg_text(icon.svg, color) if icon.svg is not None else ""
 
-            c.setFillColor(white)
-            c.setStrokeColor(HexColor(color))
-            c.setLineWidth(0.06)
-            c.circle(1 - r, r, r, stroke=1, fill=1)
-            c.setFillColor(HexColor(color))
-            c.setFont(fonts.pdf_name("sans-bold"), badge)
-            c.drawCentredString(1 - r, r - badge * 0.35, icon.badge)
+        def draw() -> None:
+            c = self.canvas
+            if icon.svg is not None:
+                _draw_unit(c, _drawing(text, icon.svg))
+            if icon.badge:
+                r = badge * 2 / 3  # the disc behind the badge's figure
+                from reportlab.lib.colors import white
+
+                c.setFillColor(white)
+                c.setStrokeColor(HexColor(color))
+                c.setLineWidth(0.06)
+                c.circle(1 - r, r, r, stroke=1, fill=1)
+                c.setFillColor(HexColor(color))
+                c.setFont(fonts.pdf_name("sans-bold"), badge)
+                c.drawCentredString(1 - r, r - badge * 0.35, icon.badge)
+
+        self._form(name, ("icon", text, color, icon.badge or "", repr(badge)), draw)
+
+    def _form(self, name: str, parts: tuple[str, ...], draw: Callable[[], None],
+              size: Callable[[], tuple[float, float]] = lambda: (1.0, 1.0)) -> tuple[float, float]:
+        """Define the form ``name`` (bounding box (0, 0, w, h) in its own units, ``size()``)
+        as ``draw()`` draws it, or write again what it drew before for the same ``parts``
+        (see :func:`kept_form`); returns (w, h)."""
+        from cardforge.render import pages
+
+        c = self.canvas
+        digest = _form_digest(c, parts)
+        kept = kept_form(digest)
+        if kept is not None:
+            ops, colors, w, h = kept
+            c.beginForm(name, lowerx=0, lowery=0, upperx=w, uppery=h)
+            if ops:
+                c._code.append(ops)
+            c._colorsUsed.update(colors)
+            c.endForm()
+            return w, h
+        w, h = size()
+        c.beginForm(name, lowerx=0, lowery=0, upperx=w, uppery=h)
+        colors, shadings = dict(c._colorsUsed), dict(c._shadingUsed)
+        draw()
+        ops = "\n".join(c._code)
+        if (not c._formsinuse and not c._annotationrefs and c._shadingUsed == shadings
+                and not pages._GSTATE.search(ops) and pages.replayable_fonts(c, ops)):
+            _keep_form(digest, (ops, {k: v for k, v in c._colorsUsed.items() if k not in colors}, w, h))
         c.endForm()
+        return w, h
 
     def draw(self, icon: Icon, x: float, y: float, size: float, color: str | None = None) -> None:
         """Stamp ``icon`` with its lower-left corner at (x, y) pt, ``size`` pt square.
@@ -245,17 +278,64 @@ class IconStamp:
         c.restoreState()
 
     def svg_form(self, svg: Path, color: str | None = None) -> tuple[str, float, float]:
-        """(form name, width, height) of SVG art, its form defined on first use (SVG units)."""
-        d = drawing(svg, color)
+        """(form name, width, height) of SVG art, its form defined on first use (SVG units).
+        Raises :class:`IconError` when the file is missing or cannot be drawn."""
         name = "svg-" + hashlib.sha1(f"{svg}|{color}".encode()).hexdigest()[:12]
         if name not in self.defined:
+            text = _svg_text(svg, color)
             self.specs[name] = ("svg", str(svg), color)
-            c = self.canvas
-            c.beginForm(name, lowerx=0, lowery=0, upperx=d.width, uppery=d.height)
-            _render(d, c)
-            c.endForm()
+
+            def size() -> tuple[float, float]:
+                d = _drawing(text, svg)
+                return d.width, d.height
+
+            self.sizes[name] = self._form(name, ("svg", text), lambda: _render(_drawing(text, svg), self.canvas), size)
             self.defined.add(name)
-        return name, d.width, d.height
+        return (name, *self.sizes[name])
+
+
+_KEPT: dict[str, tuple | None] = {}  # form digest -> kept form (see kept_form), in this process
+
+
+@lru_cache(maxsize=None)
+def _drawn_by() -> tuple[str, ...]:
+    """The libraries a form's operators come from (see :func:`cardforge.cache.library_stamps`)."""
+    from cardforge.cache import library_stamps
+
+    return tuple(library_stamps(("reportlab", "svglib", "lxml", "tinycss2", "cssselect2")))
+
+
+def _form_digest(canvas: Canvas, parts: tuple[str, ...]) -> str:
+    """The key of a form drawn from ``parts`` on ``canvas``: the parts, the fonts the
+    canvas's document was prepared with (their internal names appear in the operators),
+    the drawing libraries and cardforge itself (see :func:`cardforge.compiled.key`)."""
+    from cardforge import compiled
+
+    return compiled.key("icon-form", repr(getattr(canvas, "_cardforge_prepared", ())), *_drawn_by(), *parts)
+
+
+def kept_form(digest: str) -> tuple | None:
+    """What a form with key ``digest`` was drawn as, ``(operators, colours, w, h)``, kept in
+    this process and in the user cache (``icon-form/``, see :mod:`cardforge.compiled`), or
+    None. Only forms that can be written into another PDF as they are are kept: no images,
+    nested forms, shadings, transparency, or fonts but the document's prepared faces (see
+    :func:`cardforge.render.pages.replayable_fonts`), so a form written from here is the
+    same bytes as the form drawn."""
+    if digest not in _KEPT:
+        from cardforge import compiled
+
+        found = compiled.stored("icon-form", digest)
+        well_formed = (isinstance(found, tuple) and len(found) == 4 and isinstance(found[0], str)
+                       and isinstance(found[1], dict) and all(isinstance(v, (int, float)) for v in found[2:]))
+        _KEPT[digest] = found if well_formed else None  # a foreign or damaged entry is a miss
+    return _KEPT[digest]
+
+
+def _keep_form(digest: str, form: tuple) -> None:
+    from cardforge import compiled
+
+    _KEPT[digest] = form
+    compiled.store("icon-form", digest, form)
 
 
 def _render(d: Drawing, c: Canvas) -> None:

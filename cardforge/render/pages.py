@@ -16,8 +16,9 @@ history (a character outside that set, opacity, a raster image, a font a pack br
 never recorded: it is drawn each time.
 
 :func:`seal` compresses a page's content stream as soon as the page is finished, exactly
-as ReportLab would when saving, so a deck of 10,000 cards holds compressed pages, not
-every drawing operator, until it is written.
+as ReportLab would when saving, and keeps it in a temporary file, and :func:`save` writes
+the PDF object by object: a deck of 10,000 cards holds neither its drawing operators nor
+its page streams nor the finished file in memory.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ import re
 import tempfile
 import zlib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
@@ -41,7 +43,6 @@ FOLDER = "deck-pages"  # in output/.cache/<slug>/
 # the characters every deck's fonts encode alike, in this order, after ASCII
 _COMMON = ("".join(chr(c) for c in range(0xA1, 0x100)) + "‘’‚“”„–—…•·′″‹›†‡‰−×÷±≤≥≠≈∞→←↑↓↔⇒★☆●○■□▲▼◆◇♠♣♥♦✓✗€£¥™©®"
            + "".join(chr(c) for c in range(0x100, 0x180)))
-_FONT_REF = re.compile(r"/(F\d+)\+(\d+) ")
 _GSTATE = re.compile(r"/gRLs\d+ gs")
 
 
@@ -68,6 +69,9 @@ def prepare(canvas: Canvas, faces: tuple[str, ...] = tuple(fonts.FONTS)) -> None
     from reportlab.pdfbase import pdfmetrics
 
     doc = canvas._doc
+    # setting any opacity, even 1 (which writes nothing), makes ReportLab declare PDF 1.4:
+    # every deck declares it, whether its pages and forms are drawn or written from a cache
+    doc.ensureMinPdfVersion("transparency")
     for face in faces:
         font = pdfmetrics.getFont(fonts.pdf_name(face))
         font.splitString(" ", doc)  # creates the font's state in this document
@@ -79,12 +83,27 @@ def prepare(canvas: Canvas, faces: tuple[str, ...] = tuple(fonts.FONTS)) -> None
             if ord(ch) in glyphs and ord(ch) not in state.assignments:
                 font.splitString(ch, doc)
         font.getSubsetInternalName(0, doc)
-    canvas._cardforge_prepared = [doc.fontMapping[fonts.pdf_name(face)].lstrip("/") for face in faces]
+    # a face whose first subset is full: text in it never changes the document's font state
+    full = [face for face in faces if pdfmetrics.getFont(fonts.pdf_name(face)).state[doc].nextCode >= 256]
+    canvas._cardforge_prepared = tuple((face, doc.fontMapping[fonts.pdf_name(face)].lstrip("/")) for face in full)
 
 
 def _allowed_fonts(canvas: Canvas) -> set[str]:
-    """The internal names of the faces :func:`prepare` registered with ``canvas``."""
-    return set(getattr(canvas, "_cardforge_prepared", ()))
+    """The internal names of the faces :func:`prepare` registered with ``canvas`` whose
+    first subset is full (see :func:`replayable_fonts`)."""
+    return {internal for _, internal in getattr(canvas, "_cardforge_prepared", ())}
+
+
+_TF = re.compile(r"/(F\d+)(\+\d+)?\s+[-\d.]+\s+Tf")
+
+
+def replayable_fonts(canvas: Canvas, ops: str) -> bool:
+    """True when every font ``ops`` sets is a face :func:`prepare` registered with
+    ``canvas`` (by the same internal name in every document prepared alike), in its first,
+    full subset: drawing ``ops`` then leaves the document's fonts as they were, so the
+    operators can be written again instead of drawn."""
+    allowed = _allowed_fonts(canvas)
+    return all(name in allowed and subset == "+0" for name, subset in _TF.findall(ops))
 
 
 @dataclass
@@ -115,8 +134,7 @@ def record(canvas: Canvas, specs: dict[str, tuple]) -> Page | None:
     ops = "\n".join(c._code)
     if c._annotationrefs or _GSTATE.search(ops) or any(name not in specs for name in c._formsinuse):
         return None
-    allowed = _allowed_fonts(c)
-    if any(name not in allowed or subset != "0" for name, subset in _FONT_REF.findall(ops)):
+    if not replayable_fonts(c, ops):
         return None
     return Page(tuple(c._pagesize), ops, list(dict.fromkeys(c._formsinuse)), dict(c._colorsUsed), dict(c._shadingUsed))
 
@@ -148,7 +166,8 @@ def finish(canvas: Canvas, keep: bool = True) -> None:
 
 def seal(canvas: Canvas) -> None:
     """Compress the content stream of ``canvas``'s last finished page now, into the very
-    bytes ReportLab writes when saving, and drop the operators."""
+    bytes ReportLab writes when saving, drop the operators and keep the bytes in the
+    canvas's spill file (an anonymous temporary file) until :func:`save` writes them."""
     from reportlab import rl_config
     from reportlab.pdfbase import pdfdoc
 
@@ -159,11 +178,70 @@ def seal(canvas: Canvas) -> None:
     content = page.stream
     for f in reversed(filters):
         content = f.encode(content)
-    stream = pdfdoc.PDFStream(content=content)
+    if isinstance(content, str):  # ASCII85 text: written as its ASCII bytes either way
+        content = content.encode("ascii")
+    spill = getattr(canvas, "_cardforge_spill", None)
+    if spill is None:
+        spill = canvas._cardforge_spill = tempfile.TemporaryFile(prefix="cardforge-pages-")
+    stream = _spilled_stream()(spill, spill.seek(0, os.SEEK_END), len(content))
+    spill.write(content)
     stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(f.pdfname) for f in filters])
     stream.__Comment__ = "page stream"
     page.Contents = stream
     page.stream = None
+
+
+@lru_cache(maxsize=None)
+def _spilled_stream():
+    """The class of a page stream whose (already compressed) bytes wait in a spill file."""
+    from reportlab.pdfbase import pdfdoc
+
+    class SpilledStream(pdfdoc.PDFStream):
+        def __init__(self, spill, offset: int, length: int):
+            super().__init__()
+            self.spill, self.offset, self.length = spill, offset, length
+
+        def format(self, document):
+            self.spill.seek(self.offset)
+            self.content = self.spill.read(self.length)
+            try:
+                return super().format(document)
+            finally:
+                self.content = None
+
+    return SpilledStream
+
+
+def save(canvas: Canvas, path: Path) -> None:
+    """Write ``canvas``'s PDF to ``path`` object by object as ReportLab formats them, the
+    same bytes ``canvas.save()`` writes, without first joining the whole file in memory;
+    then close the canvas's spill file (see :func:`seal`). Raises ``OSError`` when ``path``
+    cannot be written."""
+    from reportlab.pdfbase import pdfdoc
+
+    original = pdfdoc.PDFFile
+    with open(path, "wb") as fh:
+
+        class StreamedFile(original):  # ReportLab's output collector, writing through to fh
+            def __init__(self, *args):
+                super().__init__(*args)
+                for data in self.strings:  # the header
+                    fh.write(data)
+                self.strings = []
+                self.write = fh.write
+
+            def format(self, document):
+                return b""
+
+        canvas._filename = fh
+        pdfdoc.PDFFile = StreamedFile
+        try:
+            canvas.save()
+        finally:
+            pdfdoc.PDFFile = original
+            spill = getattr(canvas, "_cardforge_spill", None)
+            if spill is not None:
+                spill.close()
 
 
 def sheet_key(context: str, label: str, sheet: object, options: object, cards: list) -> str:
