@@ -187,26 +187,26 @@ def _one_sided(compiled: Compiled, staging: Path, options: BuildOptions, progres
     return []
 
 
-def _rules_sheet(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+def _rules_sheet(compiled: Compiled, staging: Path, options: BuildOptions, progress, memo=None) -> object:
     from cardforge.rules.sheet import compile_sheet
     from cardforge.rules.source import source_path
 
     if not source_path(compiled.game, "sheet").is_file():  # no sheet.md: nothing to write
         return compile_sheet(compiled.game)[1]
-    _, problems = compile_sheet(compiled.game, staging / "rules.pdf", options.deck.paper)
+    _, problems = compile_sheet(compiled.game, staging / "rules.pdf", options.deck.paper, memo=memo)
     if has_errors(problems):
         raise RenderError(problems)
     return problems
 
 
-def _rulebook(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+def _rulebook(compiled: Compiled, staging: Path, options: BuildOptions, progress, memo=None) -> object:
     from cardforge.rules.rulebook import render_rulebook
     from cardforge.rules.source import source_path
 
     if not source_path(compiled.game, "rulebook").is_file():
         return []
     with _table_errors(compiled.game, "rulebook"):
-        render_rulebook(compiled.game, staging / "rulebook.pdf", options.deck.paper)
+        render_rulebook(compiled.game, staging / "rulebook.pdf", options.deck.paper, memo=memo)
     return []
 
 
@@ -237,11 +237,11 @@ def _tts(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> 
     return export_tts(compiled.game, compiled.layouts, staging / "tts", url_base=options.tts_url_base)
 
 
-def _reference(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+def _reference(compiled: Compiled, staging: Path, options: BuildOptions, progress, memo=None) -> object:
     from cardforge.rules.reference import render_reference
 
     with _table_errors(compiled.game, "reference"):
-        render_reference(compiled.game, staging / "reference.pdf", options.deck.paper)
+        render_reference(compiled.game, staging / "reference.pdf", options.deck.paper, memo=memo)
     return []
 
 
@@ -279,11 +279,13 @@ def failure(exc: Exception, game: Game) -> Diagnostic:
 
 
 def render_artefact(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
-                    progress: Callable[[int], None] | None = None, *, pages=None, jobs: int = 1) -> list[Diagnostic]:
+                    progress: Callable[[int], None] | None = None, *, pages=None, jobs: int = 1,
+                    memo=None) -> list[Diagnostic]:
     """Render the output ``name`` (see :func:`artefacts`) of a compiled game into the folder
     ``staging``; returns the notes its writer reported. For ``deck.pdf``, ``pages`` is the
     page cache (:class:`cardforge.render.pages.PageStore`) and ``jobs`` the processes that
-    may draw its sheets (the PDF is the same either way).
+    may draw its sheets; for the rules documents, ``memo`` is what their last build learnt
+    (:class:`cardforge.rules.memo.Memo`). The files are the same either way.
 
     Raises :class:`RenderError` carrying located diagnostics when it cannot be drawn or written.
     """
@@ -297,6 +299,10 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
         from functools import partial
 
         writer = partial(_deck, pages=pages, jobs=jobs)
+    elif memo is not None and writer in (_rules_sheet, _rulebook, _reference):
+        from functools import partial
+
+        writer = partial(writer, memo=memo)
     try:
         notes = writer(compiled, staging, options, progress)
     except (ImpositionError, IconError, OSError, TemplateFailure, BudgetExceeded) as exc:

@@ -307,10 +307,11 @@ def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
             pages: tuple[Path, Path] | None = None, jobs: int = 1) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
     """Render one output; returns (notes, None) or ([], the diagnostics of its failure).
     ``pages``: (the folder of the game's deck page cache, the layouts folder), or None for
-    no page cache; ``jobs``: processes the deck's sheets may be drawn by."""
+    no page cache (and no memo of the rules documents, kept beside it: :mod:`cardforge.rules.memo`);
+    ``jobs``: processes the deck's sheets may be drawn by."""
     slug = compiled.game.slug
     report = (lambda n: _progress_queue.put((slug, n))) if _progress_queue is not None and name == "deck.pdf" else None
-    store = None
+    store = memo = None
     if pages is not None and name == "deck.pdf":
         from cardforge.render.pages import PageStore, context_digest
 
@@ -318,8 +319,12 @@ def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
             store = PageStore(pages[0], context_digest(compiled.game.root, pages[1]))
         except OSError:  # an unreadable input: drawn without the page cache
             store = None
+    elif pages is not None:  # the rules documents' memo, beside the page cache
+        from cardforge.rules.memo import FOLDER, Memo
+
+        memo = Memo(pages[0].parent / FOLDER)
     try:
-        return render_artefact(compiled, name, staging, options, report, pages=store, jobs=jobs), None
+        return render_artefact(compiled, name, staging, options, report, pages=store, jobs=jobs, memo=memo), None
     except RenderError as exc:
         return [], exc.diagnostics
 

@@ -348,12 +348,13 @@ def spare_panel(kind: str, styles: Styles, extra: list[Flowable] | None = None) 
 
 
 def compose(markdown: str, spares: list[str], panels: int, width: float, room: float, icons: IconImages,
-            spare_markdown: dict[str, str]) -> Plan:
+            spare_markdown: dict[str, str], size: float | None = None) -> Plan:
     """Compose ``markdown`` into ``panels`` panels of ``width`` x ``room`` pt (the title cell apart).
 
     ``spares`` are the spare panels sheet.md asked for, filled from ``spare_markdown``
     (kind -> Markdown). Tries :data:`SIZES` largest first (binary search: fewer panels are
-    needed at a smaller size) and balances at the largest that fits. Raises
+    needed at a smaller size) and balances at the largest that fits; ``size`` (pt), when
+    given, is that search's answer for these same inputs, found before. Raises
     :class:`~cardforge.rules.tables.TableTooWide` for a table that cannot fit its panel.
     """
     text_panels = panels - len(spares)
@@ -384,7 +385,9 @@ def compose(markdown: str, spares: list[str], panels: int, width: float, room: f
 
     lo, hi = 0, len(SIZES) - 1
     chosen = None
-    if fits(SIZES[0]):
+    if size is not None:
+        chosen = size
+    elif fits(SIZES[0]):
         chosen = SIZES[0]
     elif fits(SIZES[-1]):
         while hi - lo > 1:  # SIZES[lo] does not fit, SIZES[hi] does

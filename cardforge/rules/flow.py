@@ -12,6 +12,7 @@ import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import mistune
 from reportlab.lib import colors
@@ -23,7 +24,11 @@ from cardforge.markup import TOKEN
 from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.icons import rasterise
+from cardforge.rules.readers import share
 from cardforge.rules.tables import TableModel, column_widths
+
+if TYPE_CHECKING:
+    from cardforge.rules.memo import Memo
 
 PARSE = mistune.create_markdown(renderer=None, plugins=["table"])
 INK = colors.HexColor("#212121")
@@ -62,12 +67,15 @@ class Styles:
 
 
 class IconImages:
-    """PNG files of the game's icons for inline use, written once into ``folder``."""
+    """PNG files of the game's icons for inline use, written once into ``folder`` (and
+    decoded once per process, see :mod:`cardforge.rules.readers`)."""
 
-    def __init__(self, game: Game, folder: Path):
+    def __init__(self, game: Game, folder: Path, memo: Memo | None = None):
         self.game = game
         self.folder = folder
+        self.memo = memo  # where the last build's pictures are kept (rasterising needs cairosvg)
         self.files: dict[str, Path] = {}
+        self.readers: dict[str, object] = {}  # name -> the shared reader of its file (kept alive with it)
 
     def markup(self, name: str, size: float) -> str:
         icon = self.game.icons.get(name)
@@ -77,8 +85,14 @@ class IconImages:
             return f"<b>{html.escape(icon.text)}</b>"
         if name not in self.files:
             path = self.folder / f"{name}.png"
-            path.write_bytes(rasterise(icon.svg, icon.color, 96))
+            png = self.memo.picture(icon.svg, icon.color, 96) if self.memo else None
+            if png is None:
+                png = rasterise(icon.svg, icon.color, 96)
+                if self.memo:
+                    self.memo.keep_picture(icon.svg, icon.color, 96, png)
+            path.write_bytes(png)
             self.files[name] = path
+            self.readers[name] = share(path, png)
         return f'<img src="{self.files[name]}" width="{size * 1.15:.2f}" height="{size * 1.15:.2f}" valign="{-size * 0.22:.2f}"/>'
 
 

@@ -29,6 +29,7 @@ from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.rules.cards import card_entry
 from cardforge.rules.flow import Heading, IconImages, Styles, flowables, page_footer
+from cardforge.rules.memo import Memo
 from cardforge.rules.playertext import DESIGNED_NOTE, has_designed
 from cardforge.rules.source import Macros
 from cardforge.units import MM
@@ -85,12 +86,14 @@ class _Doc(BaseDocTemplate):
         self.addPageTemplates([PageTemplate("helper", frames=two, onPage=self._footer),
                                PageTemplate("almanac", frames=[Frame(MARGIN, MARGIN, w, h, id="one")], onPage=self._footer)])
         self.index: list[tuple[str, int]] = []
-        self.helper_pages = 0
+        self.almanac_page = 0  # where the almanac starts
 
     def afterFlowable(self, flowable) -> None:
         name = getattr(flowable, "card_name", None)
         if name:
             self.index.append((name, self.page))
+        elif getattr(flowable, "almanac_start", False):
+            self.almanac_page = self.page
 
     def _footer(self, canvas, doc) -> None:
         page_footer(canvas, self.pagesize[0], MARGIN, f"{self.game.title} · reference", doc.page, size=7)
@@ -102,32 +105,50 @@ def helper_copies(game: Game) -> int:
     return int(_config(game).get("helper_copies", 1))
 
 
-def _helper_story(game: Game, size: float, icons: IconImages, width: float) -> list:
-    styles = Styles(size)
-    out = [Paragraph(f"{html.escape(game.title)} · helper sheet", styles.h1)]
+def _helper_text(game: Game) -> tuple[str, str, str]:
+    """What the helper sheet prints: its title (markup), its note line (markup, may be
+    empty) and its Markdown. With the game's icons, all the sheet depends on besides the
+    paper and the fonts (see :func:`_fit_key`)."""
     notes = []
     if helper_copies(game) == 1 and (game.meta.get("players") or {}).get("max", 1) > 1:
         notes.append("Print one per player.")
     if has_designed(game):
         notes.append(DESIGNED_NOTE + ".")
+    return f"{html.escape(game.title)} · helper sheet", " ".join(notes), helper_markdown(game)
+
+
+def _helper_story(text: tuple[str, str, str], size: float, icons: IconImages, width: float) -> list:
+    title, notes, markdown = text
+    styles = Styles(size)
+    out = [Paragraph(title, styles.h1)]
     if notes:
-        out.append(Paragraph(" ".join(notes), styles.italic))
-    return out + flowables(helper_markdown(game), styles, icons, width)
+        out.append(Paragraph(notes, styles.italic))
+    return out + flowables(markdown, styles, icons, width)
 
 
-def _fit_helper(game: Game, paper: tuple[float, float], icons: IconImages) -> float:
+def _fit_helper(game: Game, paper: tuple[float, float], icons: IconImages, text: tuple[str, str, str]) -> float:
     """The largest type size at which the helper sheet fills one page."""
     for size in HELPER_SIZES:
         doc = _Doc(io.BytesIO(), paper, game)
-        doc.build(_helper_story(game, size, icons, doc.column_width))
+        doc.build(_helper_story(text, size, icons, doc.column_width))
         if doc.page == 1:
             return size
     return HELPER_SIZES[-1]
 
 
+def _fit_key(game: Game, paper: tuple[float, float], text: tuple[str, str, str]) -> str:
+    """The memo key of :func:`_fit_helper`'s answer: the sheet's text, how each icon prints
+    inline (its text, or a picture of fixed size), the paper and the fonts of its styles."""
+    icons = sorted((name, icon.text) for name, icon in game.icons.items())
+    faces = [fonts.pdf_name(face) for face in ("sans", "sans-bold", "sans-italic", "serif-bold")]
+    return Memo.key("helper-size", HELPER_SIZES, list(paper), list(text), icons, faces)
+
+
 def _almanac_story(game: Game, icons: IconImages, width: float) -> list:
     styles = Styles(8.5)
-    story: list = [Heading("Card almanac", styles.h1, 0, "Card almanac"),
+    start = Heading("Card almanac", styles.h1, 0, "Card almanac")
+    start.almanac_start = True
+    story: list = [start,
                    Paragraph("Every card of the game, by type, with its quantity."
                              + (f" {DESIGNED_NOTE}." if has_designed(game) else ""), styles.italic)]
     for spec in _config(game).get("charts", []):
@@ -145,20 +166,32 @@ def _almanac_story(game: Game, icons: IconImages, width: float) -> list:
 
 
 @fonts.in_rules_font  # a pack font with `rules: true` prints these pages
-def render_reference(game: Game, out: Path, paper: str = "letter") -> dict:
-    """Write reference.pdf; returns {"helper_size": pt, "helper_copies": n, "pages": n}."""
+def render_reference(game: Game, out: Path, paper: str = "letter", memo: Memo | None = None) -> dict:
+    """Write reference.pdf; returns {"helper_size": pt, "helper_copies": n, "pages": n}.
+
+    The index's page numbers come from a first pass that lays the document out with none.
+    With a ``memo`` (:mod:`cardforge.rules.memo`), the helper sheet's size is read back
+    when its text, icons, paper and fonts are unchanged, and the document is laid out
+    once with the index the last build found; it is laid out again, as without the memo,
+    only when the pages differ. The bytes written are the same either way.
+    """
     size = tuple(v * MM for v in PAPER_MM[paper])
     copies = helper_copies(game)
     with tempfile.TemporaryDirectory() as tmp:
-        icons = IconImages(game, Path(tmp))
-        helper_size = _fit_helper(game, size, icons)
+        icons = IconImages(game, Path(tmp), memo)
+        text = _helper_text(game)
+        fit_key = _fit_key(game, size, text) if memo else ""
+        helper_size = memo.get("helper-size", fit_key) if memo else None
+        remembered = helper_size in HELPER_SIZES
+        if not remembered:
+            helper_size = _fit_helper(game, size, icons, text)
         width = size[0] - 2 * MARGIN
         col = (width - GAP) / 2
 
         def story(index_pages: list[tuple[str, int]]):
             out_story: list = []
             for n in range(copies):
-                out_story += _helper_story(game, helper_size, icons, col)
+                out_story += _helper_story(text, helper_size, icons, col)
                 out_story += [NextPageTemplate("helper" if n + 1 < copies else "almanac"), PageBreak()]
             out_story += _almanac_story(game, icons, width)
             styles = Styles(8)
@@ -167,8 +200,37 @@ def render_reference(game: Game, out: Path, paper: str = "letter") -> dict:
                 out_story.append(Paragraph(f"{html.escape(name)} <font color='#757575'>· {page}</font>", styles.body))
             return out_story
 
-        first = _Doc(io.BytesIO(), size, game)
-        first.build(story([(c.name, 0) for c in game.cards]))
-        doc = _Doc(str(out), size, game)
-        doc.build(story(first.index))
+        def two_passes() -> _Doc:
+            first = _Doc(io.BytesIO(), size, game)
+            first.build(story([(c.name, 0) for c in game.cards]))
+            final = _Doc(str(out), size, game)
+            final.build(story(first.index))
+            return final
+
+        guess_key = Memo.key("reference-index", list(size)) if memo else ""
+        guess = _index(memo.get("reference-index", guess_key)) if memo else None
+        doc = None
+        if guess is not None:
+            doc = _Doc(str(out), size, game)
+            doc.build(story(guess))
+            if doc.index != guess:  # the pages moved: lay it out as without a guess
+                doc = None
+        if doc is None:
+            doc = two_passes()
+        if remembered and helper_size != HELPER_SIZES[-1] and doc.almanac_page != copies + 1:
+            helper_size = _fit_helper(game, size, icons, text)  # the remembered size did not fit after all
+            doc = two_passes()
+        if memo:
+            memo.put("helper-size", fit_key, helper_size)
+            memo.put("reference-index", guess_key, doc.index)
         return {"helper_size": helper_size, "helper_copies": copies, "pages": doc.page}
+
+
+def _index(found: object) -> list[tuple[str, int]] | None:
+    """A remembered index as (card name, page) pairs; None when it is not one."""
+    if not isinstance(found, list):
+        return None
+    pairs = [tuple(item) for item in found if isinstance(item, list) and len(item) == 2]
+    if len(pairs) != len(found) or not all(isinstance(n, str) and isinstance(p, int) for n, p in pairs):
+        return None
+    return pairs

@@ -20,6 +20,7 @@ from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.rules.cards import card_entry
 from cardforge.rules.flow import Heading, IconImages, Styles, flowables, page_footer
+from cardforge.rules.memo import Memo
 from cardforge.rules.playertext import DESIGNED_NOTE, designed, has_designed, players
 from cardforge.rules.source import render_source
 from cardforge.units import MM
@@ -36,12 +37,18 @@ class _Book(BaseDocTemplate):
         frame = Frame(MARGIN, MARGIN, paper[0] - 2 * MARGIN, paper[1] - 2 * MARGIN, id="body")
         self.addPageTemplates([PageTemplate("cover", frames=[frame]),
                                PageTemplate("body", frames=[frame], onPage=self._footer)])
+        self.toc: TableOfContents | None = None
+        self.contents_at: dict[str, int] = {}  # page of the contents' "heading", and of the "toc" when drawn whole
 
     def afterFlowable(self, flowable) -> None:
         if isinstance(flowable, Heading) and flowable.toc_level <= 1:
-            key = f"h{id(flowable)}"
+            key = getattr(flowable, "toc_key", None) or f"h{id(flowable)}"
             self.canv.bookmarkPage(key)
             self.notify("TOCEntry", (flowable.toc_level, flowable.toc_text, self.page, key))
+        if flowable is self.toc:
+            self.contents_at["toc"] = self.page
+        elif getattr(flowable, "contents_heading", False):
+            self.contents_at["heading"] = self.page
 
     def _footer(self, canvas, doc) -> None:
         page_footer(canvas, self.pagesize[0], MARGIN, f"{self.game.title} · rulebook", doc.page)
@@ -92,13 +99,46 @@ def _appendices(game: Game, styles: Styles, icons: IconImages, width: float) -> 
 
 
 @fonts.in_rules_font  # a pack font with `rules: true` prints these pages
-def render_rulebook(game: Game, out: Path, paper: str = "letter") -> int:
+def render_rulebook(game: Game, out: Path, paper: str = "letter", memo: Memo | None = None) -> int:
     """Write rulebook.pdf for ``game``; returns its page count. Raises ``ValueError`` if
-    rulebook.md is missing or does not render."""
+    rulebook.md is missing or does not render.
+
+    The contents' page numbers come from passes that lay the book out until they stop
+    changing, the first with no contents (ReportLab's ``multiBuild``). With a ``memo``
+    (:mod:`cardforge.rules.memo`) the book is laid out once with the contents the last
+    build found; that pass is kept when it finds the same contents and they fit on the
+    contents page, as the empty contents of a first pass do (so every page after them is
+    laid out alike): exactly the book the passes without a guess end with. Otherwise it is
+    laid out as without the memo.
+    """
     markdown, problems = render_source(game, "rulebook")
     if markdown is None:
         raise ValueError("; ".join(d.message for d in problems))
     size = tuple(v * MM for v in PAPER_MM[paper])
+    with tempfile.TemporaryDirectory() as tmp:
+        icons = IconImages(game, Path(tmp), memo)
+        key = Memo.key("rulebook-contents", list(size)) if memo else ""
+        guess = _contents(memo.get("rulebook-contents", key)) if memo else None
+        doc = None
+        if guess is not None:
+            doc = _book(game, markdown, size, icons, out)
+            doc.toc.addEntries(guess)
+            try:
+                doc.multiBuild(doc.story, maxPasses=0)  # IndexError: the pass found other contents
+            except IndexError:
+                doc = None
+            if doc is not None and doc.contents_at.get("toc", -1) != doc.contents_at.get("heading"):
+                doc = None  # the contents ran on past their page: later pages moved
+        if doc is None:
+            doc = _book(game, markdown, size, icons, out)
+            doc.multiBuild(doc.story)
+        if memo:
+            memo.put("rulebook-contents", key, [list(entry) for entry in doc.toc._lastEntries])
+        return doc.page
+
+
+def _book(game: Game, markdown: str, size: tuple[float, float], icons: IconImages, out: Path) -> _Book:
+    """A new rulebook document writing to ``out``, its story (``.story``) and contents (``.toc``)."""
     styles = Styles(10)
     width = size[0] - 2 * MARGIN
     toc = TableOfContents()
@@ -106,17 +146,27 @@ def render_rulebook(game: Game, out: Path, paper: str = "letter") -> int:
                                  ("FONTNAME", (0, 0), (-1, -1), fonts.pdf_name("sans"))])
     toc.levelStyles = [styles.body.clone("toc0", fontName=fonts.pdf_name("sans-bold")),
                        styles.body.clone("toc1", leftIndent=12)]
-    with tempfile.TemporaryDirectory() as tmp:
-        icons = IconImages(game, Path(tmp))
-        story = _cover(game, styles) + [NextPageTemplate("body"), PageBreak(),
-                                        Paragraph("Contents", styles.h1), toc, PageBreak()]
-        body = flowables(markdown, styles, icons, width)
-        if not any(isinstance(f, Heading) and f.toc_level == 0 for f in body):
-            body = [Heading("Rules", styles.h1, 0, "Rules")] + body  # the contents' top level over the sections
-        story += body
-        story += _appendices(game, styles, icons, width)
-        doc = _Book(str(out), size, game)
-        doc.multiBuild(story)
-        return doc.page
+    contents = Paragraph("Contents", styles.h1)
+    contents.contents_heading = True
+    story = _cover(game, styles) + [NextPageTemplate("body"), PageBreak(), contents, toc, PageBreak()]
+    body = flowables(markdown, styles, icons, width)
+    if not any(isinstance(f, Heading) and f.toc_level == 0 for f in body):
+        body = [Heading("Rules", styles.h1, 0, "Rules")] + body  # the contents' top level over the sections
+    story += body
+    story += _appendices(game, styles, icons, width)
+    for n, heading in enumerate(f for f in story if isinstance(f, Heading)):
+        heading.toc_key = f"h{n}"  # the same in every pass and every process
+    doc = _Book(str(out), size, game)
+    doc.toc, doc.story = toc, story
+    return doc
 
 
+def _contents(found: object) -> list[tuple[int, str, int, str]] | None:
+    """Remembered contents as (level, text, page, key) entries; None when they are not."""
+    if not isinstance(found, list) or not found:
+        return None
+    entries = [tuple(item) for item in found if isinstance(item, list) and len(item) == 4]
+    if len(entries) != len(found) or not all(isinstance(level, int) and isinstance(text, str) and isinstance(page, int)
+                                             and isinstance(k, str) for level, text, page, k in entries):
+        return None
+    return entries

@@ -26,6 +26,7 @@ from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.rules.compose import SIZES, Plan, compose
 from cardforge.rules.flow import IconImages, Styles
+from cardforge.rules.memo import Memo
 from cardforge.rules.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
 from cardforge.rules.playertext import DESIGNED_NOTE, designed, has_designed, players
 from cardforge.rules.source import Macros, render_source, source_path, table_source_line
@@ -140,13 +141,23 @@ def _title(game: Game, styles: Styles) -> list:
     return out
 
 
-def _plan(game: Game, markdown: str, icon_dir: Path) -> Plan:
+def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None) -> Plan:
     width, room = CELL[0] - 2 * PAD, CELL[1] - 2 * PAD - ROOM_SLACK
     spares = SPARE.findall(markdown)
     macros = Macros(game)
     spare_md = {"components": macros.components_list(), "turn": macros.turn_sequence()}
-    return compose(SPARE.sub("", markdown), spares, len(READING_ORDER) - 1, width, room,
-                   IconImages(game, icon_dir), spare_md)
+    text, panels = SPARE.sub("", markdown), len(READING_ORDER) - 1
+    key = size = None
+    if memo is not None:  # the size is a function of exactly these (and of cardforge's version)
+        icons = sorted((name, icon.text) for name, icon in game.icons.items())
+        faces = [fonts.pdf_name(face) for face in ("sans", "sans-bold", "sans-italic", "serif-bold")]
+        key = Memo.key("sheet-size", SIZES, text, spares, panels, width, room, spare_md, icons, faces)
+        size = memo.get("sheet-size", key)
+    plan = compose(text, spares, panels, width, room, IconImages(game, icon_dir, memo), spare_md,
+                   size=size if size in SIZES else None)
+    if key is not None and plan.fits:
+        memo.put("sheet-size", key, plan.size)
+    return plan
 
 
 def _story(game: Game, plan: Plan) -> list:
@@ -191,8 +202,11 @@ def render_sheet(game: Game, out: Path, paper: str = "letter") -> SheetFit:
 
 
 @fonts.in_rules_font  # a pack font with `rules: true` prints these pages
-def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter") -> tuple[SheetFit | None, list[Diagnostic]]:
-    """Compose the game's sheet.md and, given ``out``, write rules.pdf there.
+def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
+                  memo: Memo | None = None) -> tuple[SheetFit | None, list[Diagnostic]]:
+    """Compose the game's sheet.md and, given ``out``, write rules.pdf there. With a
+    ``memo`` (:mod:`cardforge.rules.memo`), the type size found for the same text, spare
+    panels, icons and fonts is read back instead of searched for (the same sheet).
 
     Diagnostics: ``rules-overflow`` when it does not fit at 6 pt, ``rules-table-too-wide``
     for a table wider than a panel, ``rules-sheet-underfull`` when panels are left over that
@@ -205,7 +219,7 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter") ->
     where = dict(file=display_path(source_path(game, "sheet")), line=1)
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            plan = _plan(game, markdown, Path(tmp))
+            plan = _plan(game, markdown, Path(tmp), memo)
         except TableTooWide as exc:
             file, line = table_source_line(game, "sheet", exc.name)
             return None, problems + [diag("rules-table-too-wide", f"{exc} (a panel is 3.125 in wide)", file=file,

@@ -1,0 +1,141 @@
+"""What building a game's rules documents learnt, kept for its next build.
+
+Laying out rules.pdf, rulebook.pdf and reference.pdf involves searches whose answers
+rarely change when one card is edited: the type size at which the rules sheet and the
+helper sheet fit (several trial layouts each), and the page numbers of the rulebook's
+contents and of the reference's card index (a first pass that only learns them). A
+:class:`Memo` keeps those answers in ``output/.cache/<slug>/rules/`` (one small JSON
+file per kind of answer, the newest :data:`KEEP` answers each):
+
+* a **fitted size** is kept under a key hashed from everything the search depends on
+  (:meth:`Memo.key`: the text laid out, the paper, the fonts, cardforge's version), so it
+  is only ever read back for the same inputs;
+* a **page guess** (contents, index) is kept per paper and cardforge version: the next
+  build lays its document out once with the guess and keeps the result only when the
+  pages it finds are the pages it guessed, which is then exactly the document a build
+  without the guess writes; otherwise it builds as if there were no guess.
+
+Each file is written to a temporary file and renamed into place, so a crash leaves the
+previous answers or none; an unreadable file is a miss. ``cardforge build --no-cache``
+uses no memo.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+FOLDER = "rules"  # in output/.cache/<slug>/
+KEEP = 4  # answers kept per kind: the current inputs' and a few to undo to
+PICTURES = "pictures"  # icons rasterised for inline use, <key>.png
+KEEP_PICTURES = 256
+
+
+class Memo:
+    """Answers kept in ``folder`` (``output/.cache/<slug>/rules``), by kind and key."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+
+    @staticmethod
+    def key(*parts: object) -> str:
+        """SHA-256 of cardforge's version and ``parts`` (JSON: strings, numbers, lists)."""
+        from cardforge.cache import code_version
+
+        return hashlib.sha256(json.dumps([code_version(), *parts], ensure_ascii=False).encode()).hexdigest()
+
+    def _file(self, kind: str) -> Path:
+        return self.folder / f"{kind}.json"
+
+    def _read(self, kind: str) -> dict:
+        try:
+            found = json.loads(self._file(kind).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return found if isinstance(found, dict) else {}
+
+    def get(self, kind: str, key: str) -> object | None:
+        """The answer of ``kind`` kept under ``key``, or None."""
+        return self._read(kind).get(key)
+
+    def put(self, kind: str, key: str, value: object) -> None:
+        """Keep ``value`` (JSON) as the answer of ``kind`` under ``key``, with the newest
+        :data:`KEEP` others. Failures are ignored: the memo only ever saves time."""
+        value = json.loads(json.dumps(value))  # as it reads back: tuples become lists
+        kept = self._read(kind)
+        if kept and list(kept)[-1] == key and kept[key] == value:
+            return  # already the newest answer
+        kept.pop(key, None)
+        kept[key] = value
+        kept = dict(list(kept.items())[-KEEP:])
+        tmp = None
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.folder)
+            with os.fdopen(fd, "w", encoding="utf-8") as fh:
+                json.dump(kept, fh, ensure_ascii=False)
+            os.replace(tmp, self._file(kind))
+        except OSError:
+            if tmp is not None:
+                _remove(Path(tmp))
+            return
+        self._sweep()
+
+    def picture(self, svg: Path, color: str, px: int) -> bytes | None:
+        """The PNG of icon ``svg`` in ``color`` at ``px`` pixels kept by :meth:`keep_picture`
+        (the bytes :func:`cardforge.render.icons.rasterise` made of the same file), or None."""
+        key = self._picture_key(svg, color, px)
+        try:
+            return (self.folder / PICTURES / f"{key}.png").read_bytes() if key else None
+        except OSError:
+            return None
+
+    def keep_picture(self, svg: Path, color: str, px: int, png: bytes) -> None:
+        """Keep ``png``, rasterised from ``svg`` in ``color`` at ``px`` pixels, for the next
+        build (the newest :data:`KEEP_PICTURES`)."""
+        key = self._picture_key(svg, color, px)
+        if not key:
+            return
+        folder = self.folder / PICTURES
+        tmp = None
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(png)
+            os.replace(tmp, folder / f"{key}.png")
+            kept = sorted(folder.glob("*.png"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+            for old in kept[KEEP_PICTURES:]:
+                _remove(old)
+        except OSError:
+            if tmp is not None:
+                _remove(Path(tmp))
+
+    def _picture_key(self, svg: Path, color: str, px: int) -> str | None:
+        from cardforge.cache import file_digest
+
+        digest = file_digest(svg)
+        return None if digest in (b"missing",) or digest.startswith(b"special:") else \
+            self.key("picture", digest.hex(), color, px)
+
+    def _sweep(self) -> None:
+        """Remove temporary files a killed build left (older than an hour: a write in
+        progress elsewhere is younger)."""
+        import time
+
+        old = time.time() - 3600
+        for path in self.folder.glob(".tmp-*"):
+            try:
+                if path.stat().st_mtime < old:
+                    path.unlink()
+            except OSError:
+                pass
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink()
+    except OSError:
+        pass

@@ -1,0 +1,265 @@
+"""What the rules documents remember between builds (cardforge.rules.memo): a one-card edit
+lays rules.pdf, rulebook.pdf and reference.pdf out once, and the bytes are always those of
+a clean build, also when what was remembered no longer holds."""
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+from reportlab.platypus.doctemplate import BaseDocTemplate
+
+from cardforge.build import Project
+from cardforge.incremental import build_games
+from cardforge.rules import memo as memo_module
+from cardforge.rules.memo import Memo
+from conftest import make_project
+
+RULES = ("rules.pdf", "rulebook.pdf", "reference.pdf")
+DOCS = {"_SheetDoc": "rules.pdf", "_Book": "rulebook.pdf", "_Doc": "reference.pdf"}
+
+
+def _build(root: Path, slug: str, **kw):
+    project = Project(root)
+    packs, problems = project.packs([slug])
+    assert not problems
+    [result] = build_games(project, packs, jobs=1, **kw)
+    assert result.ok or kw.get("force") and result.written, [str(d) for d in result.diagnostics]
+    return result
+
+
+def _passes(monkeypatch) -> Counter:
+    """Count the layout passes of each rules document (by its file name) in this process."""
+    counted: Counter = Counter()
+    original = BaseDocTemplate.build
+
+    def build(self, *args, **kwargs):
+        counted[DOCS.get(type(self).__name__, type(self).__name__)] += 1
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(BaseDocTemplate, "build", build)
+    return counted
+
+
+def _card_files(pack: Path) -> list[Path]:
+    return sorted(p for p in pack.glob("*.yaml") if p.name not in ("game.yaml", "errata.yaml", "reference.yaml"))
+
+
+def _edit_card(pack: Path) -> str:
+    """Edit one card of the pack: append a word to the first card ``text``, or, in a pack
+    without one, to the first other sentence a card prints (a bonus, an ability); returns
+    the card's name."""
+    def printed(key: str, value: object) -> bool:
+        return isinstance(value, str) and " " in value.strip() and key not in ("name", "source", "note")
+
+    for wanted in (lambda k, v: k == "text" and printed(k, v), printed):
+        for path in _card_files(pack):
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            cards = data.get("cards") if isinstance(data, dict) else data
+            for card in cards or []:
+                field = next((k for k, v in card.items() if wanted(k, v)), None) if isinstance(card, dict) else None
+                if field:
+                    card[field] = card[field].rstrip() + " again"
+                    path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+                    return card["name"]
+    raise AssertionError(f"no card with text in {pack}")
+
+
+def _add_cards(pack: Path, count: int) -> None:
+    """Add ``count`` copies of the first card with text, under new names (the counts no
+    longer hold, so the game is built with ``force``)."""
+    for path in _card_files(pack):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        cards = data.get("cards") if isinstance(data, dict) else data
+        first = next((c for c in cards or [] if isinstance(c, dict) and c.get("text")), None)
+        if first is None:
+            continue
+        for n in range(count):
+            card = copy.deepcopy(first)
+            card["name"] = f"{first['name']} copy {n + 1}"
+            cards.append(card)
+        path.write_text(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), encoding="utf-8")
+        return
+    raise AssertionError(f"no card with text in {pack}")
+
+
+def _clean(tmp: Path, root: Path, slug: str, **kw) -> Path:
+    """A clean build (no cache) of the pack as it is now in ``root``, in a project of its own."""
+    clean = make_project(tmp, slug)
+    shutil.rmtree(clean / "cards" / slug)
+    shutil.copytree(root / "cards" / slug, clean / "cards" / slug)
+    _build(clean, slug, use_cache=False, **kw)
+    return clean
+
+
+def _same_rules(root: Path, clean: Path, slug: str) -> None:
+    for name in RULES:
+        ours, theirs = root / "output" / slug / name, clean / "output" / slug / name
+        assert ours.is_file() and ours.read_bytes() == theirs.read_bytes(), name
+
+
+def _memo(root: Path, slug: str) -> Path:
+    return root / "output" / ".cache" / slug / memo_module.FOLDER
+
+
+@pytest.mark.parametrize("slug", ["through-the-gate", "gate"])
+def test_a_one_card_edit_lays_each_rules_document_out_once_and_matches_a_clean_build(tmp_path, monkeypatch, slug):
+    root = make_project(tmp_path / "work", slug)
+    _build(root, slug)
+    assert {p.name for p in _memo(root, slug).glob("*.json")} == {
+        "sheet-size.json", "rulebook-contents.json", "helper-size.json", "reference-index.json"}
+    assert any((_memo(root, slug) / memo_module.PICTURES).glob("*.png"))
+
+    _edit_card(root / "cards" / slug)
+    passes = _passes(monkeypatch)
+    again = _build(root, slug)
+    assert set(RULES) <= set(again.rendered)
+    assert passes == Counter({name: 1 for name in RULES})  # no size search, no second pass
+    _same_rules(root, _clean(tmp_path / "clean", root, slug), slug)
+
+
+def test_cards_added_move_the_index_and_the_output_is_still_a_clean_build(tmp_path, monkeypatch):
+    slug = "through-the-gate"
+    root = make_project(tmp_path / "work", slug)
+    _build(root, slug)
+    before = json.loads((_memo(root, slug) / "reference-index.json").read_text())
+    [remembered] = before.values()
+
+    _add_cards(root / "cards" / slug, 12)
+    passes = _passes(monkeypatch)
+    _build(root, slug, force=True)
+    assert passes["reference.pdf"] == 3  # the guess, then the two passes of a build without one
+    [found] = [v for k, v in json.loads((_memo(root, slug) / "reference-index.json").read_text()).items()
+               if k in before]
+    assert found != remembered and len(found) == len(remembered) + 12
+    moved = dict(map(tuple, remembered))
+    assert any(moved[name] != page for name, page in found if name in moved)  # pages moved, not only names
+    _same_rules(root, _clean(tmp_path / "clean", root, slug, force=True), slug)
+
+
+def _shift_pages(file: Path, at: int) -> None:
+    """Make every remembered page number in a memo file of page guesses one too high."""
+    kept = json.loads(file.read_text())
+    for entries in kept.values():
+        for entry in entries:
+            entry[at] += 1
+    file.write_text(json.dumps(kept))
+
+
+def test_wrong_remembered_pages_are_laid_out_again_and_match_a_clean_build(tmp_path, monkeypatch):
+    slug = "through-the-gate"
+    root = make_project(tmp_path / "work", slug)
+    _build(root, slug)
+    _shift_pages(_memo(root, slug) / "reference-index.json", 1)
+    _shift_pages(_memo(root, slug) / "rulebook-contents.json", 2)
+
+    _edit_card(root / "cards" / slug)
+    passes = _passes(monkeypatch)
+    _build(root, slug)
+    assert passes["reference.pdf"] == 3 and passes["rulebook.pdf"] == 3  # the guess, then passes as without one
+    _same_rules(root, _clean(tmp_path / "clean", root, slug), slug)
+
+
+def test_contents_longer_than_their_page_are_never_taken_from_the_memo(tmp_path, monkeypatch):
+    """A rulebook whose contents run onto a second page: the remembered contents are laid
+    out once, seen to push the pages after them, and the book is built as without them."""
+    slug = "through-the-gate"
+    root = make_project(tmp_path / "work", slug)
+    book = root / "cards" / slug / "rulebook.md"
+    book.write_text(book.read_text(encoding="utf-8") + "".join(
+        f"\n\n## Variant {n}\n\nPlay as usual, with house rule number {n}.\n" for n in range(1, 61)), encoding="utf-8")
+    _build(root, slug)
+    [contents] = json.loads((_memo(root, slug) / "rulebook-contents.json").read_text()).values()
+    assert len(contents) > 60
+
+    _edit_card(root / "cards" / slug)
+    passes = _passes(monkeypatch)
+    _build(root, slug)
+    assert passes["rulebook.pdf"] > 1
+    _same_rules(root, _clean(tmp_path / "clean", root, slug), slug)
+
+
+def test_edited_rules_text_and_icon_are_composed_again_and_match_a_clean_build(tmp_path):
+    slug = "through-the-gate"
+    root = make_project(tmp_path / "work", slug)
+    _build(root, slug)
+    sizes = json.loads((_memo(root, slug) / "sheet-size.json").read_text())
+    pack = root / "cards" / slug
+    sheet = (pack / "sheet.md").read_text(encoding="utf-8")
+    sections = sheet.split("\n## ")
+    (pack / "sheet.md").write_text("\n## ".join(sections[:-2]) + "\n", encoding="utf-8")  # two sections fewer
+    icon = sorted((pack / "icons").glob("*.svg"))[0]
+    icon.write_text(icon.read_text(encoding="utf-8").replace("<svg", "<svg opacity=\"0.5\"", 1), encoding="utf-8")
+    pictures = {p.name for p in (_memo(root, slug) / memo_module.PICTURES).glob("*.png")}
+
+    _build(root, slug)
+    assert json.loads((_memo(root, slug) / "sheet-size.json").read_text()).keys() - sizes.keys()  # a new answer
+    assert {p.name for p in (_memo(root, slug) / memo_module.PICTURES).glob("*.png")} - pictures  # a new picture
+    _same_rules(root, _clean(tmp_path / "clean", root, slug), slug)
+
+
+def test_no_cache_reads_and_writes_no_memo(tmp_path, monkeypatch):
+    slug = "through-the-gate"
+    root = make_project(tmp_path / "work", slug)
+    _build(root, slug)
+    _shift_pages(_memo(root, slug) / "reference-index.json", 1)
+    before = {p: p.read_bytes() for p in _memo(root, slug).rglob("*") if p.is_file()}
+
+    def refused(*args, **kwargs):
+        raise AssertionError("the memo was used")
+
+    for name in ("get", "put", "picture", "keep_picture"):
+        monkeypatch.setattr(Memo, name, refused)
+    _edit_card(root / "cards" / slug)
+    passes = _passes(monkeypatch)
+    _build(root, slug, use_cache=False)
+    assert passes["reference.pdf"] >= 3 and passes["rulebook.pdf"] >= 2  # searched and laid out as always
+    assert {p: p.read_bytes() for p in _memo(root, slug).rglob("*") if p.is_file()} == before
+    monkeypatch.undo()
+    _same_rules(root, _clean(tmp_path / "clean", root, slug), slug)
+
+
+def test_a_damaged_memo_is_a_miss(tmp_path):
+    memo = Memo(tmp_path / "rules")
+    key = Memo.key("x", 1)
+    memo.put("sheet-size", key, 8.5)
+    assert memo.get("sheet-size", key) == 8.5
+    (tmp_path / "rules" / "sheet-size.json").write_text('{"' + key + '": 8.')  # cut short by a crash
+    assert memo.get("sheet-size", key) is None
+    memo.put("sheet-size", key, 8.0)
+    assert memo.get("sheet-size", key) == 8.0
+    assert Memo.key("x", 1) != Memo.key("x", 2)
+
+
+def test_a_failed_memo_write_keeps_the_previous_answers(tmp_path, monkeypatch):
+    memo = Memo(tmp_path / "rules")
+    memo.put("helper-size", "a", 9.0)
+
+    def crash(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(memo_module.os, "replace", crash)
+    memo.put("helper-size", "b", 7.5)
+    assert memo.get("helper-size", "a") == 9.0 and memo.get("helper-size", "b") is None
+    assert [p.name for p in (tmp_path / "rules").iterdir()] == ["helper-size.json"]  # no temporary file left
+
+
+def test_a_remembered_helper_size_that_does_not_fit_is_searched_again(tmp_path):
+    """A helper sheet size that spills onto a second page (a memo written by another
+    version of the layout, say) is noticed in the finished document and fitted again."""
+    slug = "through-the-gate"
+    root = make_project(tmp_path / "work", slug)
+    _build(root, slug)
+    file = _memo(root, slug) / "helper-size.json"
+    [(key, size)] = json.loads(file.read_text()).items()
+    assert size < 9.0  # the sheet does not fit at the largest size
+    file.write_text(json.dumps({key: 9.0}))
+
+    _edit_card(root / "cards" / slug)
+    _build(root, slug)
+    assert json.loads(file.read_text()) == {key: size}
+    _same_rules(root, _clean(tmp_path / "clean", root, slug), slug)
