@@ -194,3 +194,28 @@ def test_a_table_that_fitted_is_reported_when_its_box_shrinks(tmp_path, monkeypa
     assert overflow and all("table `targets`" in d for d in overflow)
     monkeypatch.setenv("CARDFORGE_NO_USER_CACHE", "1")
     assert [d.format() for d in compile_game(pack, project).diagnostics if d.code == "layout-overflow"] == overflow
+
+
+def test_a_broken_rule_is_reported_whether_or_not_its_cards_verdicts_were_kept(mini, tmp_path, monkeypatch):
+    from cardforge.build import Project, compile_game
+
+    monkeypatch.chdir(mini)
+    project = Project(mini)
+    pack = mini / "cards" / "mini"
+    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    assert not [d for d in compile_game(pack, project).diagnostics if d.code == "rule-invalid"]
+    game = mini / "cards" / "mini" / "game.yaml"
+    text = game.read_text(encoding="utf-8")
+    broken = {  # an assert no card is selected for, and a where selecting from no card's view
+        "empty selection": text.replace('where: "card.type == \'hero\'"', 'where: "card.type == \'nobody\'"', 1)
+                                .replace('assert: "card.power <= 5"', 'assert: "card.power <="', 1),
+        "bad where": text.replace('where: "card.type == \'hero\'"', 'where: "card.type =="', 1),
+    }
+    for case, changed in broken.items():
+        assert changed != text, case
+        game.write_text(changed, encoding="utf-8")
+        for _ in range(2):
+            invalid = [d.format() for d in compile_game(pack, project).diagnostics if d.code == "rule-invalid"]
+            assert len(invalid) == 1 and "'power-limit'" in invalid[0], (case, invalid)
+        game.write_text(text, encoding="utf-8")
+        assert not [d for d in compile_game(pack, project).diagnostics if d.code == "rule-invalid"]

@@ -33,6 +33,24 @@ def card_view(card: Card) -> dict[str, Any]:
     return view
 
 
+class _Lazy:
+    """An expression compiled when first evaluated: one whose verdict on every card was kept
+    (and so compiled before, by this version of cardforge) is not compiled again."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.compiled = None
+
+    def compile(self):
+        """Raises what :func:`cardforge.templates.expression` raises."""
+        if self.compiled is None:
+            self.compiled = expression(self.source)
+        return self.compiled
+
+    def __call__(self, **values: Any) -> Any:
+        return self.compile()(**values)
+
+
 def _any(truth: bool) -> bool:
     return True  # whether a card is selected is no finding: kept either way
 
@@ -54,14 +72,18 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         try:
             where_expr = rule.get("where") or ""
             if where_expr not in selections:
-                select = expression(where_expr) if where_expr else None
+                select = _Lazy(where_expr) if where_expr else None
                 selections[where_expr] = [(c, v) for c, v in views if select is None or facecache.truth(
                     scopes[id(v)], "rule-where", where_expr, lambda: select(card=v, game=game.data), _any)]
+                if select is not None and not views:
+                    select.compile()  # a syntax error is reported though no card is there to evaluate it
             selected = selections[where_expr]
             if "assert" in rule:
-                test = expression(rule["assert"])
+                test = _Lazy(rule["assert"])
                 failing = [c for c, v in selected if not facecache.truth(
                     scopes[id(v)], "rule-assert", rule["assert"], lambda: test(card=v, game=game.data), _held)]
+                if not selected:
+                    test.compile()
                 if failing:
                     first = failing[0]
                     names = ", ".join(repr(c.name) for c in failing[:12]) + (" ..." if len(failing) > 12 else "")
