@@ -259,3 +259,29 @@ def test_a_failed_streamed_save_restores_reportlabs_output_collector(tmp_path, m
         pages.save(canvas, tmp_path / "x.pdf")
     assert seen and seen[0] is not original  # the save was streaming when it failed
     assert pdfdoc.PDFFile is original and canvas._cardforge_spill.closed
+
+
+def test_a_page_is_replayed_only_into_a_canvas_that_starts_its_pages_alike(tmp_path):
+    """A recorded page holds its stream with the canvas's preamble in it: it fits a canvas
+    made alike, never one that starts its pages otherwise (the deck then draws it)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from cardforge.render import fonts, pages
+
+    def canvas(name: str, bottomup: int = 1) -> Canvas:
+        c = Canvas(str(tmp_path / name), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"),
+                   bottomup=bottomup)
+        pages.prepare(c)
+        return c
+
+    first = canvas("first.pdf")
+    first.roundRect(72, 72, 200, 300, 8)
+    page = pages.finish(first, specs={})
+    assert page is not None and page.stream and page.preamble == first._preamble
+    record = pages.Record([page])
+    alike, other = canvas("alike.pdf"), canvas("other.pdf", bottomup=0)
+    assert record.fits(alike) and not record.fits(other)
+    pages.replay(alike, page, define=lambda name: None)
+    pages.save(alike, tmp_path / "alike.pdf")
+    pages.save(first, tmp_path / "first.pdf")
+    assert (tmp_path / "alike.pdf").read_bytes() == (tmp_path / "first.pdf").read_bytes()

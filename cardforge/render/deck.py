@@ -148,7 +148,7 @@ def _write(canvas: Canvas, drawer: _Drawer, units: list[Unit], pages: PageStore 
     pages_out, cards = 0, 0
     for i, unit in enumerate(units):
         rec = (pages.get(unit.key) if i in stored else None) or drawn_elsewhere(i)
-        if rec is not None:
+        if rec is not None and rec.fits(canvas):
             for page in rec.pages:
                 page_cache.replay(canvas, page, lambda name, specs=rec.specs: drawer.stamp.define(name, specs[name]))
         else:
@@ -241,12 +241,11 @@ class _Drawer:
             c.setPageSize(unit.sheet.paper)
             _side(c, unit.sheet, unit.batch, self.game, self.layouts, self.stamp, options, self.contexts,
                   front=front, label=label)
-            page = page_cache.record(c, self.stamp.specs)
+            page = page_cache.finish(c, keep=not self.scratch, specs=self.stamp.specs)
             if page is None:
                 rec = None
             elif rec is not None:
                 rec.pages.append(page)
-            page_cache.finish(c, keep=not self.scratch)
         if rec is not None:
             rec.specs = {name: self.stamp.specs[name] for page in rec.pages for name in page.forms}
         return rec

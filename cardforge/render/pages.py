@@ -1,9 +1,10 @@
 """Deck pages drawn once and kept: the page cache, parallel sheets and sealed page streams.
 
 A deck's sheet (its fronts page and its backs page) is a pure function of the cards on it,
-the game's other inputs and the build options. :func:`record` takes what ReportLab wrote
-for a page (its content stream, the forms and colours it uses) so that the page can be
-written again by :func:`replay` into another PDF: a later build's (the page cache,
+the game's other inputs and the build options. :func:`finish` ends a page and records what
+ReportLab wrote for it (its content stream compressed and encoded as the PDF holds it, the
+forms and colours it uses) so that the page can be written again by :func:`replay` into
+another PDF, without drawing or compressing it again: a later build's (the page cache,
 ``output/.cache/<slug>/deck-pages/``) or the parent's, when sheets are drawn by a pool of
 processes. A replayed page and a drawn page are the same bytes, so a deck comes out
 byte-identical whichever sheets were drawn, replayed or drawn by another process.
@@ -16,7 +17,7 @@ history (a character outside that set, opacity, a raster image, a font a pack br
 never recorded: it is drawn each time.
 
 :func:`seal` compresses a page's content stream as soon as the page is finished, exactly
-as ReportLab would when saving, and keeps it in a temporary file, and :func:`save` writes
+as ReportLab would when saving (or takes a replayed page's), and keeps it in a temporary file, and :func:`save` writes
 the PDF object by object: a deck of 10,000 cards holds neither its drawing operators nor
 its page streams nor the finished file in memory.
 """
@@ -37,7 +38,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.render import fonts
 
-FORMAT = "1"  # bump when what a record holds, or how pages are drawn, changes meaning
+FORMAT = "2"  # bump when what a record holds, or how pages are drawn, changes meaning
 FOLDER = "deck-pages"  # in output/.cache/<slug>/
 
 # the characters every deck's fonts encode alike, in this order, after ASCII
@@ -108,11 +109,13 @@ def replayable_fonts(canvas: Canvas, ops: str) -> bool:
 
 @dataclass
 class Page:
-    """One page as ReportLab wrote it: ``size`` (w, h) pt, its operators, the forms it uses
-    (in order of first use), and the colours and shadings its resources list."""
+    """One page as ReportLab wrote it: ``size`` (w, h) pt, its content stream as the PDF
+    holds it (``stream``: compressed and encoded, the preamble ``preamble`` first), the forms
+    it uses (in order of first use), and the colours and shadings its resources list."""
 
     size: tuple[float, float]
-    ops: str
+    stream: bytes
+    preamble: str
     forms: list[str]
     colors: dict
     shadings: dict
@@ -126,66 +129,99 @@ class Record:
     pages: list[Page] = field(default_factory=list)
     specs: dict[str, tuple] = field(default_factory=dict)
 
+    def fits(self, canvas: Canvas) -> bool:
+        """True when these pages were made on a canvas that starts its pages as ``canvas``
+        does (the same preamble) and ``canvas`` has nothing on its page in progress."""
+        return not canvas._code and all(page.preamble == canvas._preamble for page in self.pages)
 
-def record(canvas: Canvas, specs: dict[str, tuple]) -> Page | None:
-    """What the page in progress on ``canvas`` holds, or None when it cannot be replayed
-    into another PDF. Call before :func:`finish`."""
+
+def replayable(canvas: Canvas, specs: dict[str, tuple]) -> bool:
+    """True when the page in progress on ``canvas`` can be written into another PDF as it
+    is: no annotations, transparency or forms but those ``specs`` can define again, and no
+    fonts but the prepared faces (see :func:`replayable_fonts`). Call before :func:`finish`."""
     c = canvas
     ops = "\n".join(c._code)
-    if c._annotationrefs or _GSTATE.search(ops) or any(name not in specs for name in c._formsinuse):
-        return None
-    if not replayable_fonts(c, ops):
-        return None
-    return Page(tuple(c._pagesize), ops, list(dict.fromkeys(c._formsinuse)), dict(c._colorsUsed), dict(c._shadingUsed))
+    return not (c._annotationrefs or _GSTATE.search(ops) or any(name not in specs for name in c._formsinuse)
+                or not replayable_fonts(c, ops))
+
+
+def finish(canvas: Canvas, keep: bool = True, specs: dict[str, tuple] | None = None) -> Page | None:
+    """End the page in progress (``showPage``) and seal it (see :func:`seal`); without
+    ``keep`` (a scratch canvas that is never saved) drop it instead. With ``specs`` (how
+    to define the forms the page may use), returns the page's record when it can be
+    replayed into another PDF (see :func:`replayable`), else None."""
+    c = canvas
+    page = None
+    if specs is not None and replayable(c, specs):
+        page = Page(tuple(c._pagesize), b"", c._preamble, list(dict.fromkeys(c._formsinuse)), dict(c._colorsUsed),
+                    dict(c._shadingUsed))
+    c.showPage()
+    content = _sealed(c._doc.Pages.pages[-1]) if keep or page is not None else None
+    if page is not None:
+        if content is None:  # not compressed: nothing to replay as is
+            page = None
+        else:
+            page.stream = content
+    if keep:
+        seal(c, content)
+    else:
+        c._doc.Pages.pages[-1].stream = None
+    return page
 
 
 def replay(canvas: Canvas, page: Page, define) -> None:
-    """Write ``page`` as the next page of ``canvas``; ``define(name)`` defines a form the
-    page uses that the canvas does not have yet (in the order the page first uses them)."""
+    """Write ``page`` as the next page of ``canvas`` (one that :meth:`Record.fits`, with
+    nothing drawn on its page in progress); ``define(name)`` defines a form the page uses
+    that the canvas does not have yet (in the order the page first uses them)."""
     c = canvas
     c.setPageSize(page.size)
     for name in page.forms:
         define(name)
-    if page.ops:
-        c._code.append(page.ops)
     c._formsinuse.extend(page.forms)
     c._colorsUsed.update(page.colors)
     c._shadingUsed.update(page.shadings)
-    finish(c)
+    c.showPage()
+    seal(c, page.stream)
 
 
-def finish(canvas: Canvas, keep: bool = True) -> None:
-    """End the page in progress (``showPage``) and seal it; without ``keep`` (a scratch
-    canvas that is never saved) drop its operators instead."""
-    canvas.showPage()
-    if keep:
-        seal(canvas)
-    else:
-        canvas._doc.Pages.pages[-1].stream = None
-
-
-def seal(canvas: Canvas) -> None:
-    """Compress the content stream of ``canvas``'s last finished page now, into the very
-    bytes ReportLab writes when saving, drop the operators and keep the bytes in the
-    canvas's spill file (an anonymous temporary file) until :func:`save` writes them."""
-    from reportlab import rl_config
-    from reportlab.pdfbase import pdfdoc
-
-    page = canvas._doc.Pages.pages[-1]
+def _sealed(page) -> bytes | None:
+    """The content stream of ReportLab page object ``page`` compressed and encoded into the
+    very bytes ReportLab writes when saving, or None when it writes it uncompressed."""
     if page.Contents or not page.stream or not page.compression:
-        return
-    filters = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
+        return None
     content = page.stream
-    for f in reversed(filters):
+    for f in reversed(_filters()):
         content = f.encode(content)
     if isinstance(content, str):  # ASCII85 text: written as its ASCII bytes either way
         content = content.encode("ascii")
+    return content
+
+
+def _filters() -> list:
+    from reportlab import rl_config
+    from reportlab.pdfbase import pdfdoc
+
+    return [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
+
+
+def seal(canvas: Canvas, content: bytes | None = None) -> None:
+    """Replace the content stream of ``canvas``'s last finished page by ``content`` (its
+    sealed bytes, see :func:`_sealed`; worked out here when not given), drop the operators
+    and keep the bytes in the canvas's spill file (an anonymous temporary file) until
+    :func:`save` writes them."""
+    from reportlab.pdfbase import pdfdoc
+
+    page = canvas._doc.Pages.pages[-1]
+    if content is None:
+        content = _sealed(page)
+        if content is None:
+            return
     spill = getattr(canvas, "_cardforge_spill", None)
     if spill is None:
         spill = canvas._cardforge_spill = tempfile.TemporaryFile(prefix="cardforge-pages-")
     stream = _spilled_stream()(spill, spill.seek(0, os.SEEK_END), len(content))
     spill.write(content)
-    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(f.pdfname) for f in filters])
+    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(f.pdfname) for f in _filters()])
     stream.__Comment__ = "page stream"
     page.Contents = stream
     page.stream = None
