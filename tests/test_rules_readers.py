@@ -6,6 +6,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.platypus import paraparser
 
 from cardforge.build import Project, compile_game
+from cardforge.rules import readers
 from cardforge.rules.reference import render_reference
 from conftest import make_project
 
@@ -30,6 +31,7 @@ def test_icons_are_decoded_once_and_the_pdf_is_unchanged(tmp_path, monkeypatch):
     root = make_project(tmp_path, slug)
     compiled = compile_game(root / "cards" / slug, Project(root))
     game = compiled.game
+    monkeypatch.setattr(readers, "_BY_CONTENT", {})  # nothing decoded by the tests before
     decoded = _decodes(monkeypatch)
     render_reference(game, tmp_path / "shared.pdf")
     shared = list(decoded)
