@@ -210,10 +210,11 @@ def _metrics(face: str) -> tuple[dict[int, float], float]:
     return widths, default
 
 
-def register_families() -> None:
-    """Tell ReportLab which face is the bold and italic of each built-in family (for <b>
-    and <i>; a pack font's family is told by :func:`rules_documents`)."""
-    for family in ("sans", "condensed", "serif"):
+def register_families(families: tuple[str, ...] = ("sans", "condensed", "serif")) -> None:
+    """Tell ReportLab which face is the bold and italic of each built-in family of
+    ``families`` (for <b> and <i>; a pack font's family is told by :func:`rules_documents`).
+    Each family's faces are registered (their files parsed) on first use."""
+    for family in families:
         _register_family(family)
 
 

@@ -45,7 +45,7 @@ class Styles:
         s = self.base
         sans, bold, italic = fonts.pdf_name("sans"), fonts.pdf_name("sans-bold"), fonts.pdf_name("sans-italic")
         serif = fonts.pdf_name("serif-bold")
-        fonts.register_families()
+        fonts.register_families(("sans", "serif"))  # the rules documents print no condensed face
         self.body = ParagraphStyle("body", fontName=sans, fontSize=s, leading=s * 1.25, textColor=INK,
                                    spaceAfter=s * 0.45, bulletFontName=sans, bulletFontSize=s)
         self.h1 = ParagraphStyle("h1", fontName=serif, fontSize=s * 1.8, leading=s * 2.1, textColor=ACCENT,

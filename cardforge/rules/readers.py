@@ -32,14 +32,18 @@ class SharedReader(ImageReader):
 
 
 def share(path: Path, png: bytes) -> ImageReader:
-    """Register the picture file ``path`` holding ``png``; returns the reader every
-    paragraph naming ``path`` shares (the caller keeps it alive while it uses the file)."""
+    """Register the picture file ``path`` holding ``png``; returns the reader that
+    paragraphs naming ``path`` share. The caller keeps it while it uses the file: the
+    registration lasts as long as the reader (the picture stays decoded for later files
+    of the same content)."""
     digest = hashlib.sha256(png).hexdigest()
-    reader = _BY_CONTENT.get(digest)
-    if reader is None:
+    decoded = _BY_CONTENT.pop(digest, None)
+    if decoded is None:
         if len(_BY_CONTENT) >= _MAX:
             _BY_CONTENT.pop(next(iter(_BY_CONTENT)))
-        reader = _BY_CONTENT[digest] = ImageReader(str(path))
+        decoded = ImageReader(str(path))
+    _BY_CONTENT[digest] = decoded  # the newest last
+    reader = ImageReader(decoded)  # the same state, its own object
     _BY_PATH[str(path)] = reader
     return reader
 
