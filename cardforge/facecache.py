@@ -21,7 +21,8 @@ fits afresh (:func:`cardforge.render.text.fit` keeps only what it measured in it
 process-wide memo).
 
 One file per game folder (``$XDG_CACHE_HOME/cardforge/faces/``), written atomically when a
-check learnt something, holding what that check used: a file never outgrows its game.
+check learnt something, holding what that check used: a file never outgrows its game, and
+the folder keeps the :data:`KEPT` newest.
 ``CARDFORGE_NO_USER_CACHE=1`` turns it off.
 """
 from __future__ import annotations
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from cardforge.model import Game
     from cardforge.render.text import Block
 
+KEPT = 200  # files of kept results (one per game folder and version of cardforge)
 MIN_PRINTED = 6.0  # pt: a fit with smaller type is reported (checks.textfit), so it is never kept
 _KIND = "faces"
 _NO_DIGEST = b""
@@ -83,9 +85,16 @@ class _Store:
             self.learnt = True
 
     def save(self) -> None:
-        """Write what this check used, if it learnt anything (so the file drops what no card uses now)."""
-        if self.learnt:
-            compiled.store(_KIND, self.name, dict(self.used))
+        """Write what this check used, if it learnt anything (so the file drops what no card
+        uses now); a new file (another game folder, another cardforge) makes room for itself
+        among the :data:`KEPT` newest."""
+        if not self.learnt:
+            return
+        target = compiled.folder() / _KIND
+        new = not (target / f"{self.name}.pickle").exists()
+        compiled.store(_KIND, self.name, dict(self.used))
+        if new:
+            compiled.prune(target, KEPT)
 
     def context_digest(self, ctx: dict[str, Any]) -> bytes:
         """The SHA-256 of a template context's content (``game`` by its own digest), or

@@ -219,3 +219,21 @@ def test_a_broken_rule_is_reported_whether_or_not_its_cards_verdicts_were_kept(m
             assert len(invalid) == 1 and "'power-limit'" in invalid[0], (case, invalid)
         game.write_text(text, encoding="utf-8")
         assert not [d for d in compile_game(pack, project).diagnostics if d.code == "rule-invalid"]
+
+
+def test_the_folder_keeps_the_newest_files_only(tmp_path, monkeypatch):
+    from cardforge import facecache
+    from cardforge.build import Project, compile_game
+
+    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    monkeypatch.setattr(facecache, "KEPT", 2)
+    folder = tmp_path / "cache" / "cardforge" / "faces"
+    for n in range(3):  # three copies of a game: three files, of which the two newest are kept
+        root = tmp_path / f"copy{n}"
+        shutil.copytree(FIXTURES / "project", root)
+        monkeypatch.chdir(root)
+        compile_game(root / "cards" / "mini", Project(root))
+        assert len(list(folder.iterdir())) == min(n + 1, 2)
+    written = {p.name: p.stat().st_mtime_ns for p in folder.iterdir()}
+    compile_game(root / "cards" / "mini", Project(root))  # nothing learnt: nothing written
+    assert {p.name: p.stat().st_mtime_ns for p in folder.iterdir()} == written
