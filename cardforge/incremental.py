@@ -91,6 +91,8 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
         for game in games:
             if game.plan(force, progress):
                 start(game)
+        if any(name == _CHECKS for _, name in running.values()):
+            pool.warm_up()  # the workers a compile leaves idle get ready to draw meanwhile
         if running:
             from concurrent.futures import FIRST_COMPLETED, wait
         while running:
@@ -350,6 +352,9 @@ class _Inline:
     def drain(self) -> None:
         pass
 
+    def warm_up(self) -> None:
+        pass
+
     def __enter__(self):
         return self
 
@@ -393,6 +398,12 @@ class _Pool:
         while self.executor is not None and not self.queue.empty():
             self.report.put(self.queue.get())
 
+    def warm_up(self) -> None:
+        """Give each worker but one a :func:`_warm_up` (queued after the tasks already
+        submitted: a worker takes one when it is idle)."""
+        for _ in range(self.jobs - 1):
+            self.submit(_warm_up)
+
     def __enter__(self):
         return self
 
@@ -400,6 +411,21 @@ class _Pool:
         if self.executor is not None:
             self.executor.shutdown(wait=True, cancel_futures=True)
         return False
+
+
+def _warm_up() -> None:
+    """In a pool worker with nothing to do while a game compiles: import what drawing needs
+    and parse the shipped sans and serif faces, so that its first output starts drawing at
+    once (a forked worker has only what the build imported before forking)."""
+    try:
+        import reportlab.pdfgen.canvas  # noqa: F401
+        import reportlab.platypus  # noqa: F401
+
+        from cardforge.render import fonts
+
+        fonts.register_families(("sans", "serif"))
+    except (ImportError, OSError):  # reported where an output needs them
+        pass
 
 
 def _worker(queue) -> None:
