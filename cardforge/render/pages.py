@@ -225,6 +225,19 @@ def seal(canvas: Canvas, content: bytes | None = None) -> None:
     stream.__Comment__ = "page stream"
     page.Contents = stream
     page.stream = None
+    _share(canvas, page)
+
+
+def _share(canvas: Canvas, page) -> None:
+    """Let ``page`` hold the same (never changed) resource objects as earlier pages of
+    ``canvas`` with the same forms and page transition: each is written out in full for
+    every page either way, so a deck holds one copy of each, not one a page."""
+    shared = canvas.__dict__.setdefault("_cardforge_shared", {})
+    if page.XObjects is not None:
+        names = tuple(sorted(page.XObjects.dict))
+        page.XObjects = shared.setdefault(("xobjects", names), page.XObjects)
+    if page.Trans is not None and not page.Trans.dict:
+        page.Trans = shared.setdefault("trans", page.Trans)
 
 
 @lru_cache(maxsize=None)
