@@ -87,17 +87,31 @@ def load_digests(file: Path) -> None:
             _known.setdefault(name, value)
 
 
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder (made if
+    missing) renamed into place: a crash leaves the previous file or none, never half of
+    one. Raises ``OSError``, the temporary file removed, when it cannot be written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 def save_digests(file: Path) -> None:
     """Save the remembered file digests (atomically) when new ones were learnt."""
     global _learnt
     if not _learnt:
         return
     try:
-        file.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=file.parent)
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(_known, fh)
-        os.replace(tmp, file)
+        write_atomic(file, pickle.dumps(_known))
         _learnt = False
     except OSError:
         pass

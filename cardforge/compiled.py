@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -82,17 +81,11 @@ def store(kind: str, digest: str, value: Any) -> None:
     """Keep ``value`` under ``digest`` (atomically; a failure to write is ignored)."""
     if not enabled():
         return
+    from cardforge.cache import write_atomic
+
     target = folder() / kind
     try:
-        target.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=target)
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump((digest, value), fh, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, target / f"{digest}.pickle")
-        except BaseException:
-            os.unlink(tmp)
-            raise
+        write_atomic(target / f"{digest}.pickle", pickle.dumps((digest, value), protocol=pickle.HIGHEST_PROTOCOL))
     except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
         return
     if digest[:2] in ("00", "01", "02", "03"):  # now and then (1 in 64 hex digests): keep the newest KEEP

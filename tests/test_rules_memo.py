@@ -242,7 +242,7 @@ def test_a_failed_memo_write_keeps_the_previous_answers(tmp_path, monkeypatch):
     def crash(src, dst):
         raise OSError("disk full")
 
-    monkeypatch.setattr(memo_module.os, "replace", crash)
+    monkeypatch.setattr("os.replace", crash)  # the atomic write (cardforge.cache.write_atomic) fails
     memo.put("helper-size", "b", 7.5)
     assert memo.get("helper-size", "a") == 9.0 and memo.get("helper-size", "b") is None
     assert [p.name for p in (tmp_path / "rules").iterdir()] == ["helper-size.json"]  # no temporary file left

@@ -13,7 +13,6 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import tempfile
 import threading
 from contextlib import contextmanager
 from functools import lru_cache, wraps
@@ -200,11 +199,9 @@ def _metrics(face: str) -> tuple[dict[int, float], float]:
     face_data = pdfmetrics.getFont(_name(face)).face  # the face itself, never a rules stand-in
     widths, default = dict(face_data.charWidths), face_data.defaultWidth
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump((widths, default), fh)
-        os.replace(tmp, file)
+        from cardforge.cache import write_atomic
+
+        write_atomic(file, pickle.dumps((widths, default)))
     except OSError:
         pass
     return widths, default

@@ -368,12 +368,10 @@ class PageStore:
     def put(self, key: str, rec: Record) -> None:
         """Store ``rec`` under ``key`` (failures are ignored: the cache only saves time)."""
         self.used.add(key)
+        from cardforge.cache import write_atomic
+
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.folder)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(zlib.compress(pickle.dumps(rec, protocol=pickle.HIGHEST_PROTOCOL), 1))
-            os.replace(tmp, self.folder / f"{key}.pickle")
+            write_atomic(self.folder / f"{key}.pickle", zlib.compress(pickle.dumps(rec, protocol=pickle.HIGHEST_PROTOCOL), 1))
         except OSError:
             return
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from pathlib import Path
+
+from cardforge.cache import write_atomic
 
 FOLDER = "rules"  # in output/.cache/<slug>/
 KEEP = 4  # answers kept per kind: the current inputs' and a few to undo to
@@ -70,16 +70,9 @@ class Memo:
         kept.pop(key, None)
         kept[key] = value
         kept = dict(list(kept.items())[-KEEP:])
-        tmp = None
         try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=self.folder)
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                json.dump(kept, fh, ensure_ascii=False)
-            os.replace(tmp, self._file(kind))
+            write_atomic(self._file(kind), json.dumps(kept, ensure_ascii=False).encode("utf-8"))
         except OSError:
-            if tmp is not None:
-                _remove(Path(tmp))
             return
         self._sweep()
 
@@ -99,19 +92,13 @@ class Memo:
         if not key:
             return
         folder = self.folder / PICTURES
-        tmp = None
         try:
-            folder.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=folder)
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(png)
-            os.replace(tmp, folder / f"{key}.png")
+            write_atomic(folder / f"{key}.png", png)
             kept = sorted(folder.glob("*.png"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
             for old in kept[KEEP_PICTURES:]:
                 _remove(old)
         except OSError:
-            if tmp is not None:
-                _remove(Path(tmp))
+            pass
 
     def _picture_key(self, svg: Path, color: str, px: int) -> str | None:
         from cardforge.cache import file_digest
