@@ -68,7 +68,10 @@ def load_game(pack: Path) -> tuple[Game | None, list[Diagnostic]]:
             problems.append(inside)
             continue
         game.card_files.append(display_path(path))
-        problems += _load_card_file(game, path)
+        file_problems = _load_card_file(game, path)
+        if has_errors(file_problems) and not any(c.source.file == display_path(path) for c in game.cards):
+            game.unread.append(display_path(path))
+        problems += file_problems
     for path in sorted(pack.glob("*.csv")):  # spreadsheet card files (cardforge.sources)
         from cardforge.sources.csvcards import load_csv_cards
 

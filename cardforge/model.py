@@ -131,6 +131,7 @@ class Game:
     icons: dict[str, Icon]
     cards: list[Card] = field(default_factory=list)
     card_files: list[str] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)  # card files refused whole (not parsed, too large): their cards are missing
     fonts: dict[str, PackFont] = field(default_factory=dict)  # game.yaml fonts:, by name
 
     @property

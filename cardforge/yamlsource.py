@@ -110,6 +110,12 @@ def _unclosed_quote(lines: list[str], upto: int) -> tuple[int, int] | None:
 def _syntax_error(exc: yaml.MarkedYAMLError, name: str, text: str = "") -> Diagnostic:
     mark = exc.problem_mark or exc.context_mark
     ctx = exc.context_mark
+    if "nesting depth" in str(exc.problem or ""):
+        # PyYAML 6.0.2+ (its libyaml) refuses deep nesting itself, while scanning ahead of
+        # the events that would reach MAX_DEPTH: the same limit, so the same diagnostic
+        line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        return diag("yaml-too-complex", f"values nested more than the YAML parser allows ({exc.problem})",
+                    file=name, line=line, column=col)
     if exc.context and ctx and ("quoted scalar" in exc.context or "flow" in exc.context):
         # an unclosed quote or bracket: report where it opens, not where the file ends
         what = "a quoted string" if "quoted" in exc.context else "a [list] or {mapping} written inline"

@@ -9,6 +9,7 @@ Every folder of ``tests/corpus/`` is one case, made from the small clean fixture
 ``command`` ``check`` (default) or ``build`` plus its extra arguments
 ``expect``  ``{code, file, line, column}``: a diagnostic the run must report (``file``: a path
             from the project root; ``line_of``: a piece of text whose first line is the line)
+``errors``  optional: how many errors the run reports in all (one root cause, one error)
 
 Other files in the case folder are copied over the project (same relative paths). The
 command runs in-process with exceptions propagating, so a traceback fails the case.
@@ -87,7 +88,8 @@ def test_corpus_case(name, tmp_path):
                 code = rest[rest.index("[") + 1:rest.index("]")]
                 nums = [int(p) if p.isdigit() else 0 for p in parts[1:]]
                 found.append({"code": code, "file": parts[0], "line": nums[0] if nums else 0,
-                              "column": nums[1] if len(nums) > 1 else 0, "message": rest})
+                              "column": nums[1] if len(nums) > 1 else 0, "message": rest,
+                              "severity": rest[:rest.index("[")]})
     matching = [d for d in found if d["code"] == expect["code"]]
     assert matching, f"{name}: no {expect['code']} in {[(d['code'], d.get('message')) for d in found]}"
     if "file" in expect:
@@ -100,3 +102,6 @@ def test_corpus_case(name, tmp_path):
         assert any(d["line"] == expect["line"] for d in matching), f"{name}: lines {[d['line'] for d in matching]}"
     if "column" in expect:
         assert any(d["column"] == expect["column"] for d in matching), f"{name}: columns {[d['column'] for d in matching]}"
+    if "errors" in spec:
+        errors = [(d["code"], d.get("message")) for d in found if d.get("severity", "error") == "error"]
+        assert len(errors) == spec["errors"], f"{name}: {errors}"
