@@ -32,7 +32,7 @@ def _ends_on_purpose() -> tuple[type[BaseException], ...]:
     return _PASS_THROUGH + (click.exceptions.Exit, click.exceptions.Abort, click.ClickException)
 
 EXIT_INTERNAL = 2
-ISSUES = "https://github.com/cardforge/cardforge/issues"
+REPORTING = 'the README\'s "Reporting a bug" section'  # what to send, and where
 
 
 def _log_folder() -> Path:
@@ -62,9 +62,11 @@ def report_internal_error(exc: BaseException) -> Path | None:
         log = Path(name)
     except OSError:
         pass
-    where = f"the traceback is in {log}" if log else "no log file could be written:\n" + text
+    where = f"the log file {log}" if log else "the traceback below (no log file could be written)"
     d = diag("internal-error", f"cardforge failed inside ({type(exc).__name__}: {str(exc)[:200]}); this is a bug, "
-             f"not a mistake in your files. Please report it at {ISSUES} with the command you ran; {where}")
+             f"not a mistake in your files. Please report it as {REPORTING} says: the command you ran, "
+             f"the output of `cardforge --version`, and {where}"
+             + ("" if log else ":\n" + text))
     print(d.format(), file=sys.stderr)
     return log
 

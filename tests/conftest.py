@@ -1,14 +1,37 @@
-"""Shared fixtures: a throw-away project holding copies of the real game packs."""
+"""Shared fixtures: a throw-away project holding copies of the real game packs.
+
+The suite leaves the machine alone: before cardforge is imported, ``XDG_CACHE_HOME`` and
+``XDG_STATE_HOME`` point into a temporary folder made for this run (one per xdist worker)
+and removed at its end, so no test reads or writes the user's cache or leaves an
+internal-error log behind. Set ``CARDFORGE_TEST_CACHE_HOME`` to a folder to run the suite
+on a user cache that persists between runs (a full cache must give the same results as an
+empty one).
+"""
 from __future__ import annotations
 
+import atexit
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
-import pytest
-from typer.testing import CliRunner
+# this module is imported as `conftest` and as `tests.conftest`: one sandbox per process
+_OWNER, _, _KEPT = os.environ.get("CARDFORGE_TEST_SANDBOX", "").partition(":")
+if _OWNER == str(os.getpid()):
+    _SANDBOX = Path(_KEPT)
+else:  # a new process (an xdist worker inherits its parent's environment): its own folder
+    _SANDBOX = Path(tempfile.mkdtemp(prefix="cardforge-tests-"))
+    atexit.register(shutil.rmtree, _SANDBOX, ignore_errors=True)
+    os.environ["CARDFORGE_TEST_SANDBOX"] = f"{os.getpid()}:{_SANDBOX}"
+os.environ["XDG_CACHE_HOME"] = os.environ.get("CARDFORGE_TEST_CACHE_HOME") or str(_SANDBOX / "cache")
+os.environ["XDG_STATE_HOME"] = str(_SANDBOX / "state")
+os.environ.pop("CARDFORGE_NO_USER_CACHE", None)  # the tests that want it off say so
 
-from cardforge.build import Project
-from cardforge.cli import app
+import pytest  # noqa: E402  (after the environment above, like every import below)
+from typer.testing import CliRunner  # noqa: E402
+
+from cardforge.build import Project  # noqa: E402
+from cardforge.cli import app  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"

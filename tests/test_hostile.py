@@ -11,7 +11,7 @@ import pytest
 from cardforge.paths import resolve_inside
 from cardforge.diagnostics import Diagnostic
 from cardforge.staging import build_lock
-from tests.conftest import FIXTURES, make_project, run_cli
+from tests.conftest import FIXTURES, REPO, make_project, run_cli
 
 
 def mini(tmp_path: Path) -> Path:
@@ -35,6 +35,9 @@ def test_an_internal_error_is_one_line_a_log_file_and_exit_2(tmp_path, monkeypat
     (log,) = (tmp_path / "state" / "cardforge").glob("internal-error-*.log")
     logged = log.read_text()
     assert str(log) in result.stderr
+    # it points only at a real place: the README's section, which says what to include
+    assert '"Reporting a bug"' in result.stderr and "http" not in result.stderr
+    assert "## Reporting a bug" in (REPO / "README.md").read_text(encoding="utf-8")
     assert "Traceback (most recent call last)" in logged and "RuntimeError: a bug in cardforge" in logged
 
 

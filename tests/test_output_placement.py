@@ -101,6 +101,7 @@ def a4_build(root: Path, point: str | None = None) -> subprocess.Popen:
     return subprocess.Popen(command, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+@pytest.mark.slow  # kills real builds part-way
 @pytest.mark.parametrize("point, expect", [("carry", "old"), ("exchange", "old"), ("swapped", "new")])
 def test_a_build_killed_while_placing_its_output_leaves_it_entirely_old_or_new(states, tmp_path, point, expect):
     _, old, new, _ = states
@@ -113,6 +114,7 @@ def test_a_build_killed_while_placing_its_output_leaves_it_entirely_old_or_new(s
     assert snapshot(root / "output/mini") == old and leftovers(root) == []
 
 
+@pytest.mark.slow  # kills real builds part-way
 def test_a_build_killed_between_the_fallbacks_two_renames_gets_its_output_back(states, tmp_path):
     _, old, _, _ = states
     root = fresh(states, tmp_path)
@@ -122,6 +124,7 @@ def test_a_build_killed_between_the_fallbacks_two_renames_gets_its_output_back(s
     assert snapshot(root / "output/mini") == old and leftovers(root) == []
 
 
+@pytest.mark.slow  # kills real builds part-way
 def test_a_build_killed_at_many_moments_leaves_the_output_entirely_old_or_new(states, tmp_path):
     _, old, new, seconds = states
     root = fresh(states, tmp_path)

@@ -17,6 +17,8 @@ from cardforge.build import Project, compile_game
 from conftest import REPO, make_project
 from serving import serving
 
+pytestmark = pytest.mark.slow  # starts chromium for each test
+
 SLUG = "gate"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
