@@ -115,3 +115,27 @@ def served_gate(tmp_path_factory):
     with serving(root, "gate") as server:
         server.wait_for("gate", "building", "ready")
         yield server
+
+
+def _output_state() -> dict[str, int]:
+    """Every file under the checkout's output/ with its modification time (ns)."""
+    folder = REPO / "output"
+    return {str(p.relative_to(folder)): p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()} \
+        if folder.is_dir() else {}
+
+
+def pytest_configure(config):
+    config._cardforge_output = _output_state()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Fail the run when a test wrote into the checkout's output/ (tests build in temporary
+    projects; a check of the checkout itself runs with --no-cache)."""
+    if hasattr(session.config, "workerinput"):  # an xdist worker: the controller compares once
+        return
+    before, after = session.config._cardforge_output, _output_state()
+    changed = sorted(name for name in after.keys() | before.keys() if before.get(name) != after.get(name))
+    if changed:
+        print(f"\nthe tests wrote into {REPO / 'output'}: {', '.join(changed[:5])}"
+              + (f" and {len(changed) - 5} more" if len(changed) > 5 else ""))
+        session.exitstatus = 1

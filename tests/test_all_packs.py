@@ -27,7 +27,7 @@ def in_order(needle: list[str], words: list[str]) -> bool:
 
 
 def test_every_shipped_pack_checks_without_errors():
-    result = run_cli("check", *SHIPPED, "--root", str(REPO), "--format", "json")
+    result = run_cli("check", *SHIPPED, "--root", str(REPO), "--format", "json", "--no-cache")
     found = json.loads(result.stdout)
     errors = [d for d in found["diagnostics"] if d["severity"] == "error"]
     assert errors == [] and result.exit_code == 0
