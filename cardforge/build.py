@@ -84,11 +84,11 @@ def compile_game(pack: Path, project: Project) -> Compiled:
     """
     from cardforge.budget import budget_session
 
-    from cardforge import compiled
+    from cardforge.cache import kept
 
     with budget_session():  # thousands of templates are evaluated: their time limit's handler is installed once
         result = _compile(pack, project)
-    compiled.VALID.save()
+    kept.VALID.save()
     return result
 
 

@@ -118,7 +118,7 @@ def build(
     tts_url_base: Annotated[Optional[str], typer.Option("--tts-url-base", help="Address (URL) where you will upload the Tabletop Simulator images; the saved objects point there. Default: file names relative to the saved object.", show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Build even when the checks find errors (loudly).")] = False,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Processes building games and outputs in parallel (default: one per core; 1: no pool).", min=1, show_default=False)] = None,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="Render every output afresh; do not read or write output/.cache.")] = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Render every output afresh: do not read or write output/.cache (CARDFORGE_NO_USER_CACHE=1 also turns off the user cache of parsed files and measured text; see `cardforge cache info`).")] = False,
     root: Root = Path("."),
 ) -> None:
     """Check each game pack and write its printable files to output/<game>/.
@@ -302,7 +302,7 @@ def check(
     games: Games = None,
     format: Annotated[Format, typer.Option("--format", help="text for people, json for CI.")] = Format.text,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")] = False,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="Check every game afresh; do not read or write output/.cache.")] = False,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Check every game afresh: do not read or write output/.cache (CARDFORGE_NO_USER_CACHE=1 also turns off the user cache of parsed files and measured text; see `cardforge cache info`).")] = False,
     root: Root = Path("."),
 ) -> None:
     """Validate and cross-check game packs without writing any output.
@@ -351,6 +351,7 @@ def list_games(root: Root = Path(".")) -> None:
         raise typer.Exit(1)
 
 
-from cardforge import cli_designer  # noqa: E402  (new, import, export-cards, schema)
+from cardforge import cli_cache, cli_designer  # noqa: E402  (new, import, export-cards, schema; cache)
 
 cli_designer.register(app)
+cli_cache.register(app)

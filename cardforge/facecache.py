@@ -7,7 +7,7 @@ its context (the card, ``game.yaml``, the back; see :mod:`cardforge.render.memo`
 its text, style, box (pt), the game's icons, the font's glyph widths and the installed
 ReportLab. While :func:`kept` is active (in this thread, around a game's checks) they are
 looked up by all of that (a context by the SHA-256 of its data) in a file named for the
-game's folder and cardforge itself (:func:`cardforge.compiled.key`: another version of
+game's folder and cardforge itself (:func:`cardforge.cache.kept.key`: another version of
 cardforge or of a library it names reads another file), and what was worked out afresh is
 added. A declarative rule's ``where`` and ``assert`` on one card are kept alike
 (:func:`truth`).
@@ -32,10 +32,11 @@ import marshal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from cardforge import compiled
+from cardforge.cache import kept as user_cache
+from cardforge.cache.files import prune_newest
+from cardforge.cache.registry import FACES
 
 if TYPE_CHECKING:
     from cardforge.model import Game
@@ -43,7 +44,6 @@ if TYPE_CHECKING:
 
 KEPT = 200  # files of kept results (one per game folder and version of cardforge)
 MIN_PRINTED = 6.0  # pt: a fit with smaller type is reported (checks.textfit), so it is never kept
-_KIND = "faces"
 _NO_DIGEST = b""
 
 
@@ -59,7 +59,7 @@ class _Store:
 
     def __init__(self, game: Game):
         self.game = game
-        self.name = compiled.key("face-results", str(game.root.resolve()) if game.root else game.slug)
+        self.name = user_cache.key("face-results", str(game.root.resolve()) if game.root else game.slug)
         self.known: dict[tuple, Any] | None = None
         self.used: dict[tuple, Any] = {}
         self.learnt = False
@@ -69,19 +69,19 @@ class _Store:
 
     def _load(self) -> dict[tuple, Any]:
         if self.known is None:
-            value = compiled.stored(_KIND, self.name)
+            value = user_cache.get(FACES, self.name)
             self.known = value if isinstance(value, dict) else {}
         return self.known
 
     def get(self, digest: tuple) -> Any:
-        value = self._load().get(digest, compiled.MISS)
-        if value is not compiled.MISS:
+        value = self._load().get(digest, user_cache.MISS)
+        if value is not user_cache.MISS:
             self.used[digest] = value
         return value
 
     def put(self, digest: tuple, value: Any) -> None:
         self.used[digest] = value
-        if self._load().get(digest, compiled.MISS) != value:
+        if self._load().get(digest, user_cache.MISS) != value:
             self.learnt = True
 
     def save(self) -> None:
@@ -90,11 +90,10 @@ class _Store:
         among the :data:`KEPT` newest."""
         if not self.learnt:
             return
-        target = compiled.folder() / _KIND
-        new = not (target / f"{self.name}.pickle").exists()
-        compiled.store(_KIND, self.name, dict(self.used))
+        new = not (FACES.folder() / f"{self.name}.pickle").exists()
+        user_cache.put(FACES, self.name, dict(self.used), keep=KEPT)
         if new:
-            compiled.prune(target, KEPT)
+            prune_newest(FACES.folder(), KEPT, pattern="*.pickle")
 
     def context_digest(self, ctx: dict[str, Any]) -> bytes:
         """The SHA-256 of a template context's content (``game`` by its own digest), or
@@ -128,7 +127,7 @@ def kept(game: Game) -> Iterator[None]:
     :func:`known_fit` / :func:`learnt_fit` use the kept results of ``game``'s card faces and
     rules; what was learnt is written back when it ends (also after an exception: only
     successes were recorded)."""
-    if not compiled.enabled():
+    if not FACES.enabled:
         yield
         return
     outer, _here.store = _here.store, _Store(game)
@@ -150,7 +149,7 @@ def result(ctx: dict[str, Any], kind: str, source: str, compute: Callable[[], An
         return compute()
     digest = (kind, ctx_digest, source)
     value = store.get(digest)
-    if value is compiled.MISS:
+    if value is user_cache.MISS:
         value = compute()
         if isinstance(value, (str, bool)):
             store.put(digest, value)
@@ -197,7 +196,7 @@ def words_digest(*words: Any) -> bytes:
 
 def glyphs_key(text: str, faces: set[str]) -> tuple:
     """What decides whether the fonts ``faces`` have a glyph for every character of ``text``."""
-    return ("glyphs", text, repr(sorted(faces)), _reportlab()) if _here.store is not None else ()
+    return ("glyphs", text, repr(sorted(faces))) if _here.store is not None else ()
 
 
 def table_key(el, ctx: dict[str, Any], box_w: float, box_h: float, icons: dict) -> tuple:
@@ -211,7 +210,7 @@ def table_key(el, ctx: dict[str, Any], box_w: float, box_h: float, icons: dict) 
         return ()
     from cardforge.render.text import _icons_key
 
-    return ("table", ctx_digest, repr(el), box_w, box_h, store.icons_digest(_icons_key(icons)), _reportlab())
+    return ("table", ctx_digest, repr(el), box_w, box_h, store.icons_digest(_icons_key(icons)))
 
 
 def digest_of(values: dict[str, Any]) -> bytes:
@@ -230,7 +229,7 @@ def truth(scope: bytes, kind: str, source: str, compute: Callable[[], Any], keep
         return bool(compute())
     digest = (kind, scope, source)
     value = store.get(digest)
-    if value is compiled.MISS:
+    if value is user_cache.MISS:
         value = bool(compute())
         if keep(value):
             store.put(digest, value)
@@ -246,16 +245,8 @@ def _fit_digest(store: _Store, text: str, style, box_w: float, box_h: float, ico
         from cardforge.render import fonts
 
         faces = {style.font, *(fonts.styled(style.font, b, i) for b, i in ((True, False), (False, True), (True, True)))}
-        known = store.styles[id(style)] = (style, f"{style!r}\n{sorted(faces)!r}\n{_reportlab()}")
+        known = store.styles[id(style)] = (style, f"{style!r}\n{sorted(faces)!r}")
     return ("fit", text, known[1], box_w, box_h, store.icons_digest(icons_key))
-
-
-@lru_cache(maxsize=None)
-def _reportlab() -> str:
-    """The installed ReportLab (whose reading of a font file gives the glyph widths)."""
-    from cardforge.cache import library_stamps
-
-    return "\n".join(library_stamps(("reportlab",)))
 
 
 def known_fit(text: str, style, box_w: float, box_h: float, icons_key: tuple) -> Block | None:

@@ -22,8 +22,8 @@ from pathlib import Path
 
 from cardforge.build import (BuildOptions, BuildResult, Compiled, Project, RenderError, artefacts, compile_game,
                              discard, forced, place, placing_failed, render_artefact, staging_folder)
-from cardforge.cache import (CACHE_FOLDER, DIGESTS, Entry, Store, artefact_key, load_digests, pack_inputs, same_content,
-                             save_digests)
+from cardforge.cache import Entry, Store, artefact_key, load_digests, pack_inputs, same_content, save_digests
+from cardforge.cache.registry import DECK_PAGES, DIGESTS, RULES_MEMO
 from cardforge.diagnostics import Diagnostic, has_errors
 from cardforge.staging import OutputError, build_lock, leftovers, prepare
 
@@ -32,7 +32,6 @@ if TYPE_CHECKING:  # imported when a task runs: a build served from the cache ru
 
 Progress = Callable[[str, int, int], None]
 _CHECKS = "checks"  # the cache entry holding a game's diagnostics
-_PAGES = "deck-pages"  # the folder of a game's deck page cache (see cardforge.render.pages)
 _COST = {"deck.pdf": 0, "reference.pdf": 1, "print-shop": 0, "tts": 0}  # slow outputs start first
 
 _progress_queue = None  # in a worker process: where deck progress is sent
@@ -66,9 +65,9 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
     again. ``deck_jobs``: processes a deck's sheets may be drawn by (default ``jobs``).
     Never raises for bad input: every problem is a diagnostic in the results.
     """
-    store = Store(project.output / CACHE_FOLDER) if use_cache else None
+    store = Store(project.output) if use_cache else None
     if store:
-        load_digests(store.root / DIGESTS)
+        load_digests(DIGESTS.folder(project.output))
     games = [_Game(pack, project, options, store, only=only) for pack in packs]
     with ExitStack() as locks, _pool(jobs, progress, games) as pool:
         for game in games:
@@ -110,7 +109,7 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
         pool.drain()
         results = [game.finish() for game in games]  # still holding the games' locks
     if store:
-        save_digests(store.root / DIGESTS)
+        save_digests(DIGESTS.folder(project.output))
     return results
 
 
@@ -121,9 +120,9 @@ def check_games(project: Project, packs: list[Path], *, use_cache: bool = True) 
     check (the same cache entry); any other game is compiled and its diagnostics stored.
     ``use_cache``: False compiles every game and neither reads nor writes the cache.
     """
-    store = Store(project.output / CACHE_FOLDER) if use_cache else None
+    store = Store(project.output) if use_cache else None
     if store:
-        load_digests(store.root / DIGESTS)
+        load_digests(DIGESTS.folder(project.output))
     problems: list[Diagnostic] = []
     for pack in packs:
         key = None
@@ -144,7 +143,7 @@ def check_games(project: Project, packs: list[Path], *, use_cache: bool = True) 
             store.put(pack.name, _CHECKS, key, None,
                       (list(compiled.diagnostics), loaded, compiled.game.total() if compiled.game else 0))
     if store:
-        save_digests(store.root / DIGESTS)
+        save_digests(DIGESTS.folder(project.output))
     return problems
 
 
@@ -224,8 +223,9 @@ class _Game:
         return bool(self.missing)
 
     def page_cache(self) -> tuple[Path, Path] | None:
-        """(the folder of the game's deck page cache, the layouts folder), None without the cache."""
-        return (self.store.root / self.slug / _PAGES, self.project.layouts) if self.store is not None else None
+        """(the output folder, the layouts folder) for the deck page cache and the rules
+        memo (:data:`~cardforge.cache.registry.DECK_PAGES`, ``RULES_MEMO``), None without the cache."""
+        return (self.store.output, self.project.layouts) if self.store is not None else None
 
     def claim(self) -> bool:
         """Make ``output/<slug>`` a writable folder, hold its lock until the build ends and
@@ -308,8 +308,8 @@ def _compile(pack: Path, project: Project) -> Compiled:
 def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
             pages: tuple[Path, Path] | None = None, jobs: int = 1) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
     """Render one output; returns (notes, None) or ([], the diagnostics of its failure).
-    ``pages``: (the folder of the game's deck page cache, the layouts folder), or None for
-    no page cache (and no memo of the rules documents, kept beside it: :mod:`cardforge.rules.memo`);
+    ``pages``: (the output folder, the layouts folder) of the deck page cache and the rules
+    documents' memo (:mod:`cardforge.rules.memo`), or None for neither;
     ``jobs``: processes the deck's sheets may be drawn by."""
     slug = compiled.game.slug
     report = (lambda n: _progress_queue.put((slug, n))) if _progress_queue is not None and name == "deck.pdf" else None
@@ -318,13 +318,13 @@ def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
         from cardforge.render.pages import PageStore, context_digest
 
         try:
-            store = PageStore(pages[0], context_digest(compiled.game.root, pages[1]))
+            store = PageStore(DECK_PAGES.folder(pages[0], slug), context_digest(compiled.game.root, pages[1]))
         except OSError:  # an unreadable input: drawn without the page cache
             store = None
     elif pages is not None:  # the rules documents' memo, beside the page cache
-        from cardforge.rules.memo import FOLDER, Memo
+        from cardforge.rules.memo import Memo
 
-        memo = Memo(pages[0].parent / FOLDER)
+        memo = Memo(RULES_MEMO.folder(pages[0], slug))
     try:
         return render_artefact(compiled, name, staging, options, report, pages=store, jobs=jobs, memo=memo), None
     except RenderError as exc:

@@ -85,7 +85,7 @@ def pack_fonts(data: dict, pack: Path, source: Source) -> tuple[dict[str, PackFo
 def _font_file(pack: Path, name: str, which: str, value: object, source: Source
                ) -> tuple[tuple[Path, bytes] | None, Diagnostic | None]:
     """(real path, bytes) of one face's file, or the diagnostic of why it cannot be used."""
-    from cardforge.cache import _ignored
+    from cardforge.cache.files import ignored as _ignored
 
     where = dict(file=source.file, line=source.line("fonts", name, which), column=source.column("fonts", name, which))
     what = f"font {name!r} {which.replace('_', ' ')} file"

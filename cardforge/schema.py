@@ -4,7 +4,7 @@ Schemas are JSON Schema 2020-12, written in YAML and validated with the ``jsonsc
 library. :func:`validate` returns one ``schema`` diagnostic per violation (all of them, not
 the first), each placed on the line of the offending value using the document's line map.
 A document found valid against a schema, and a schema found valid against the meta-schema,
-are remembered between runs (:mod:`cardforge.compiled`) and not validated again.
+are remembered between runs (:mod:`cardforge.cache.kept`) and not validated again.
 """
 from __future__ import annotations
 
@@ -43,27 +43,27 @@ def check_defs(defs: dict[str, Any]) -> None:
 
 def _check_schema(schema: dict[str, Any]) -> None:
     """``Draft202012Validator.check_schema``, skipped for a schema already found valid
-    (:data:`cardforge.compiled.VALID`)."""
+    (:data:`cardforge.cache.kept.VALID`)."""
     from jsonschema import Draft202012Validator
 
-    from cardforge import compiled
+    from cardforge.cache import kept
 
     digest = _digest("meta-schema", schema)
-    if digest is not None and digest in compiled.VALID:
+    if digest is not None and digest in kept.VALID:
         return
     Draft202012Validator.check_schema(schema)
     if digest is not None:
-        compiled.VALID.add(digest)
+        kept.VALID.add(digest)
 
 
 def _digest(kind: str, *values: Any) -> str | None:
     """A key for ``values`` (their pickle: equal bytes, equal data), None if they do not pickle."""
     import pickle
 
-    from cardforge import compiled
+    from cardforge.cache import kept
 
     try:
-        return compiled.key(kind, *(pickle.dumps(v, protocol=4) for v in values))
+        return kept.key(kind, *(pickle.dumps(v, protocol=4) for v in values))
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError, ValueError):
         return None
 
@@ -88,11 +88,11 @@ def validate(instance: Any, validator: Draft202012Validator, source: Source,
 
     ``subject`` prefixes each message (for example ``card "Lost"``).
     """
-    from cardforge import compiled
+    from cardforge.cache import kept
 
     schema = _schema_key(validator)
     digest = _digest("valid", schema, instance) if schema is not None else None
-    if digest is not None and digest in compiled.VALID:  # found valid before: the same document, the same schema
+    if digest is not None and digest in kept.VALID:  # found valid before: the same document, the same schema
         return []
     from cardforge.schema_errors import explain, leaves
 
@@ -106,25 +106,26 @@ def validate(instance: Any, validator: Draft202012Validator, source: Source,
             message = f"{subject + ': ' if subject else ''}{text}"
             found.append(diag(code, message, file=source.file, line=source.line(*path), column=source.column(*path)))
     if not found and digest is not None:
-        compiled.VALID.add(digest)
+        kept.VALID.add(digest)
     return found
 
 
 def builtin(name: str) -> dict[str, Any]:
     """cardforge's own schema ``name`` (``game`` or ``layout``, ``schemas/<name>.schema.yaml``)
-    as a new dict (parsed once, then read from the user cache, :mod:`cardforge.compiled`)."""
+    as a new dict (parsed once, then read from the user cache, :mod:`cardforge.cache.kept`)."""
     from importlib import resources
 
-    from cardforge import compiled
+    from cardforge.cache import kept
+    from cardforge.cache.registry import SCHEMAS
 
     raw = resources.files("cardforge").joinpath(f"schemas/{name}.schema.yaml").read_bytes()
-    digest = compiled.key("builtin-schema", raw)
-    schema = compiled.stored("builtin-schema", digest)
-    if schema is compiled.MISS:
+    digest = kept.key("builtin-schema", raw)
+    schema = kept.get(SCHEMAS, digest)
+    if schema is kept.MISS:
         import yaml
 
         schema = yaml.load(raw.decode("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-        compiled.store("builtin-schema", digest, schema)
+        kept.put(SCHEMAS, digest, schema)
     return schema
 
 

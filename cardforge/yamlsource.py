@@ -193,23 +193,24 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[Any, LineMap]:
     ``file-special`` / ``file-too-large`` (see :func:`cardforge.paths.read_limited`).
     Raises ``OSError`` when the file cannot be read. ``display`` is the file name used in
     diagnostics (default: ``str(path)``). A file loaded before (the same bytes under the
-    same name) is read from the user cache (:mod:`cardforge.compiled`).
+    same name) is read from the user cache (:mod:`cardforge.cache.kept`).
     """
     from cardforge.paths import InputFileError, read_limited
 
-    from cardforge import compiled
+    from cardforge.cache import kept
+    from cardforge.cache.registry import YAML
 
     name = display or str(path)
     try:
         raw = read_limited(path, display=name)
     except InputFileError as exc:
         raise YamlError([exc.diagnostic]) from None
-    digest = compiled.key("yaml", name, raw)
-    kept = compiled.stored("yaml", digest)  # these bytes loaded before, under this name
-    if kept is not compiled.MISS:
-        return kept
+    digest = kept.key("yaml", name, raw)
+    found = kept.get(YAML, digest)  # these bytes loaded before, under this name
+    if found is not kept.MISS:
+        return found
     data, lines = _load(raw, name)
-    compiled.store("yaml", digest, (data, lines))
+    kept.put(YAML, digest, (data, lines))
     return data, lines
 
 

@@ -39,10 +39,10 @@ def test_a_budget_session_still_stops_a_slow_evaluation_and_restores_the_handler
 
 def _fresh_user_cache(monkeypatch, folder):
     """The user cache in ``folder`` (empty), its verdicts not yet read."""
-    from cardforge import compiled
+    from cardforge.cache import kept
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
-    monkeypatch.setattr(compiled, "VALID", compiled.Verdicts("schema-valid"))
+    monkeypatch.setattr(kept, "VALID", kept.Verdicts("schema-valid"))
 
 
 def test_a_yaml_file_read_from_the_user_cache_is_the_file_as_it_is_now(tmp_path, monkeypatch):

@@ -24,12 +24,12 @@ def mini(tmp_path) -> Path:
 
 def _fresh_user_cache(monkeypatch, folder: Path) -> None:
     """The user cache in ``folder`` (empty), nothing of it read yet, no fit remembered in this process."""
-    from cardforge import compiled
+    from cardforge.cache import kept
     from cardforge.render import text
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
     monkeypatch.delenv("CARDFORGE_NO_USER_CACHE", raising=False)
-    monkeypatch.setattr(compiled, "VALID", compiled.Verdicts("schema-valid"))
+    monkeypatch.setattr(kept, "VALID", kept.Verdicts("schema-valid"))
     monkeypatch.setattr(text, "_FITS", {})
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from cardforge import cache
 from cardforge.build import BuildOptions, Project
-from cardforge.cache import CACHE_FOLDER, Store
+from cardforge.cache import Store, version
+from cardforge.cache.registry import PROJECT_FOLDER as CACHE_FOLDER
 from cardforge.incremental import build_games, check_games
 from cardforge.render.deck import DeckOptions
 from cardforge.units import MM
@@ -76,7 +77,7 @@ CHANGES = {
     "card": lambda p, mp: _edit(p.cards / "mini" / "cards.yaml", "Gain 1 mana", "Gain 2 mana"),
     "layout": lambda p, mp: _edit(p.layouts / "mini.yaml", "size: 12pt", "size: 11pt"),
     "icon": lambda p, mp: _edit(p.cards / "mini" / "icons" / "sun.svg", "<path", '<circle cx="256" cy="256" r="90"/><path'),
-    "version": lambda p, mp: mp.setattr(cache, "code_version", lambda: "another cardforge"),
+    "version": lambda p, mp: mp.setattr(version, "fingerprint", lambda: "another cardforge"),
     "shared layout file": lambda p, mp: (p.layouts / "presets.yaml").write_text("# shared by every game\n"),
 }
 
@@ -118,20 +119,20 @@ def test_an_option_change_renders_again_and_both_stay_cached(tmp_path):
 
 def test_a_change_to_any_file_of_cardforge_changes_its_version(tmp_path):
     package = tmp_path / "cardforge"
-    shutil.copytree(cache.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
-    version = cache.code_version.__wrapped__
-    first = version(package)
+    shutil.copytree(version.PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    fingerprint = version.fingerprint.__wrapped__
+    first = fingerprint(package)
     (package / "__pycache__").mkdir()
     (package / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"bytecode")
-    assert version(package) == first  # bytecode is not an input
+    assert fingerprint(package) == first  # bytecode is not an input
     font = package / "fonts" / "DejaVuSans.ttf"
     data = bytearray(font.read_bytes())
     data[-1] ^= 0xFF
     font.write_bytes(bytes(data))
-    second = version(package)
+    second = fingerprint(package)
     assert second != first
     (package / "units.py").write_text((package / "units.py").read_text() + "\n# changed\n")
-    assert version(package) not in (first, second)
+    assert fingerprint(package) not in (first, second)
 
 
 def test_a_crashed_cache_write_is_never_served(tmp_path, monkeypatch):
@@ -154,7 +155,7 @@ def test_a_crashed_cache_write_is_never_served(tmp_path, monkeypatch):
     # an entry folder without its meta file (written last) is a miss, not a half entry
     [entry] = [p for p in entries.iterdir() if not p.name.startswith(".")]
     (entry / "meta.pickle").unlink()
-    assert Store(project.output / CACHE_FOLDER).get("mini", "deck.pdf", entry.name) is None
+    assert Store(project.output).get("mini", "deck.pdf", entry.name) is None
 
 
 def test_a_game_with_errors_reports_the_same_from_the_cache(tmp_path):

@@ -16,6 +16,7 @@ from reportlab.platypus.doctemplate import BaseDocTemplate
 from cardforge.build import Project
 from cardforge.incremental import build_games
 from cardforge.rules import memo as memo_module
+from cardforge.cache.registry import RULES_MEMO
 from cardforge.rules.memo import Memo
 from conftest import make_project
 
@@ -103,7 +104,7 @@ def _same_rules(root: Path, clean: Path, slug: str) -> None:
 
 
 def _memo(root: Path, slug: str) -> Path:
-    return root / "output" / ".cache" / slug / memo_module.FOLDER
+    return RULES_MEMO.folder(root / "output", slug)
 
 
 @pytest.mark.parametrize("slug", ["through-the-gate", "gate"])

@@ -10,9 +10,6 @@ A pack font marked ``rules: true`` replaces sans and serif in the rules document
 """
 from __future__ import annotations
 
-import hashlib
-import os
-import pickle
 import threading
 from contextlib import contextmanager
 from functools import lru_cache, wraps
@@ -162,48 +159,26 @@ def chars(face: str) -> frozenset[int]:
 
 
 @lru_cache(maxsize=None)
-def _reportlab_stamp() -> str:
-    """The installed ReportLab, as the size and time of its ``__init__`` file (another
-    version changes them), read without importing it."""
-    from importlib.util import find_spec
-
-    spec = find_spec("reportlab")
-    try:
-        st = os.stat(spec.origin if spec and spec.origin else "")
-    except OSError:
-        return "none"
-    return f"{st.st_size:x}-{st.st_mtime_ns:x}"
-
-
-@lru_cache(maxsize=None)
 def _metrics(face: str) -> tuple[dict[int, float], float]:
     """(advance width of each code point, default width), in 1/1000 em, of ``face``.
 
-    Kept in ``$XDG_CACHE_HOME/cardforge/metrics/`` (``~/.cache``) under the SHA-256 of the
-    font file and the installed ReportLab (:func:`_reportlab_stamp`); read from the TrueType file by ReportLab (and saved
-    there, atomically) when absent or unreadable.
+    Kept in the :data:`~cardforge.cache.registry.METRICS` user cache under the SHA-256 of
+    the font file and the fingerprint (which holds the installed ReportLab); read from the
+    TrueType file by ReportLab (and kept) when absent or unreadable.
     """
-    data = _font_bytes(face)
-    folder = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardforge" / "metrics"
-    file = folder / f"{hashlib.sha256(data).hexdigest()[:32]}-reportlab-{_reportlab_stamp()}.pickle"
-    try:
-        with open(file, "rb") as fh:
-            widths, default = pickle.load(fh)
-        if isinstance(widths, dict):
-            return widths, default
-    except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError):
-        pass
+    from cardforge.cache import kept
+    from cardforge.cache.registry import METRICS
+
+    digest = kept.key("metrics", _font_bytes(face))
+    found = kept.get(METRICS, digest)
+    if isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], dict):
+        return found
     from reportlab.pdfbase import pdfmetrics
 
     _register(face)
     face_data = pdfmetrics.getFont(_name(face)).face  # the face itself, never a rules stand-in
     widths, default = dict(face_data.charWidths), face_data.defaultWidth
-    try:
-        from cardforge.cache import write_atomic
-
-        write_atomic(file, pickle.dumps((widths, default)))
-    except OSError:
-        pass
+    kept.put(METRICS, digest, (widths, default), keep=64)
     return widths, default
 
 

@@ -297,34 +297,27 @@ class IconStamp:
 _KEPT: dict[str, tuple | None] = {}  # form digest -> kept form (see kept_form), in this process
 
 
-@lru_cache(maxsize=None)
-def _drawn_by() -> tuple[str, ...]:
-    """The libraries a form's operators come from (see :func:`cardforge.cache.library_stamps`)."""
-    from cardforge.cache import library_stamps
-
-    return tuple(library_stamps(("reportlab", "svglib", "lxml", "tinycss2", "cssselect2")))
-
-
 def _form_digest(canvas: Canvas, parts: tuple[str, ...]) -> str:
     """The key of a form drawn from ``parts`` on ``canvas``: the parts, the fonts the
     canvas's document was prepared with (their internal names appear in the operators),
-    the drawing libraries and cardforge itself (see :func:`cardforge.compiled.key`)."""
-    from cardforge import compiled
+    the drawing libraries and cardforge itself (the fingerprint, see :func:`cardforge.cache.kept.key`)."""
+    from cardforge.cache import kept
 
-    return compiled.key("icon-form", repr(getattr(canvas, "_cardforge_prepared", ())), *_drawn_by(), *parts)
+    return kept.key("icon-form", repr(getattr(canvas, "_cardforge_prepared", ())), *parts)
 
 
 def kept_form(digest: str) -> tuple | None:
     """What a form with key ``digest`` was drawn as, ``(operators, colours, w, h)``, kept in
-    this process and in the user cache (``icon-form/``, see :mod:`cardforge.compiled`), or
+    this process and in the :data:`~cardforge.cache.registry.ICON_FORMS` user cache, or
     None. Only forms that can be written into another PDF as they are are kept: no images,
     nested forms, shadings, transparency, or fonts but the document's prepared faces (see
     :func:`cardforge.render.pages.replayable_fonts`), so a form written from here is the
     same bytes as the form drawn."""
     if digest not in _KEPT:
-        from cardforge import compiled
+        from cardforge.cache import kept
+        from cardforge.cache.registry import ICON_FORMS
 
-        found = compiled.stored("icon-form", digest)
+        found = kept.get(ICON_FORMS, digest)
         well_formed = (isinstance(found, tuple) and len(found) == 4 and isinstance(found[0], str)
                        and isinstance(found[1], dict) and all(isinstance(v, (int, float)) for v in found[2:]))
         _KEPT[digest] = found if well_formed else None  # a foreign or damaged entry is a miss
@@ -332,10 +325,11 @@ def kept_form(digest: str) -> tuple | None:
 
 
 def _keep_form(digest: str, form: tuple) -> None:
-    from cardforge import compiled
+    from cardforge.cache import kept
+    from cardforge.cache.registry import ICON_FORMS
 
     _KEPT[digest] = form
-    compiled.store("icon-form", digest, form)
+    kept.put(ICON_FORMS, digest, form)
 
 
 def _render(d: Drawing, c: Canvas) -> None:

@@ -39,7 +39,6 @@ from reportlab.pdfgen.canvas import Canvas
 from cardforge.render import fonts
 
 FORMAT = "2"  # bump when what a record holds, or how pages are drawn, changes meaning
-FOLDER = "deck-pages"  # in output/.cache/<slug>/
 
 # the characters every deck's fonts encode alike, in this order, after ASCII
 _COMMON = ("".join(chr(c) for c in range(0xA1, 0x100)) + "‘’‚“”„–—…•·′″‹›†‡‰−×÷±≤≥≠≈∞→←↑↓↔⇒★☆●○■□▲▼◆◇♠♣♥♦✓✗€£¥™©®"
@@ -327,14 +326,14 @@ def context_digest(pack: Path, layouts: Path) -> str:
     cardforge itself, every file of the pack but its card files (game.yaml, errata, icons,
     art, fonts, rules...) and the game's layouts (see :func:`cardforge.cache.pack_inputs`).
     Raises ``OSError`` when a file cannot be read."""
-    from cardforge.cache import _files, code_version, file_digest, layout_inputs
+    from cardforge.cache import file_digest, fingerprint, input_files, layout_inputs
     from cardforge.load import NOT_CARD_FILES
 
     def card_file(path: Path) -> bool:
         return path.parent == pack and (path.suffix == ".csv" or path.suffix == ".yaml" and path.name not in NOT_CARD_FILES)
 
-    h = hashlib.sha256(code_version().encode())
-    for path in _files(pack):
+    h = hashlib.sha256(fingerprint().encode())
+    for path in input_files(pack):
         if not card_file(path):
             h.update(b"\0" + path.relative_to(pack).as_posix().encode() + b"\0" + file_digest(path))
     h.update(b"\0layouts\0" + layout_inputs(pack, layouts).encode())
@@ -378,26 +377,8 @@ class PageStore:
     def prune(self, keep_others: int = 0) -> None:
         """Remove the sheets this deck did not use beyond the ``keep_others`` newest (a few
         builds' worth, so undoing an edit finds its sheets again), and crashed writes."""
-        import time
+        from cardforge.cache.files import prune_newest
 
-        try:
-            entries = list(self.folder.iterdir())
-        except OSError:
-            return
-        old = (time.time() - 3600) * 1e9  # a write in progress elsewhere is younger than that
-        crashed = [p for p in entries if p.name.startswith(".tmp-") and _mtime(p) < old]
-        others = sorted((p for p in entries if p.suffix == ".pickle" and p.stem not in self.used), key=_mtime,
-                        reverse=True)
-        for path in crashed + others[keep_others:]:
-            try:
-                path.unlink()
-            except OSError:
-                pass
-
-
-def _mtime(path: Path) -> int:
-    try:
-        return path.stat().st_mtime_ns
-    except OSError:
-        return 0
+        prune_newest(self.folder, keep_others, spare=frozenset(f"{key}.pickle" for key in self.used),
+                     pattern="*.pickle")
 

@@ -26,8 +26,8 @@ import json
 from pathlib import Path
 
 from cardforge.cache import write_atomic
+from cardforge.cache.files import prune_newest, sweep_crashed
 
-FOLDER = "rules"  # in output/.cache/<slug>/
 KEEP = 4  # answers kept per kind: the current inputs' and a few to undo to
 PICTURES = "pictures"  # icons rasterised for inline use, <key>.png
 KEEP_PICTURES = 256
@@ -42,9 +42,9 @@ class Memo:
     @staticmethod
     def key(*parts: object) -> str:
         """SHA-256 of cardforge's version and ``parts`` (JSON: strings, numbers, lists)."""
-        from cardforge.cache import code_version
+        from cardforge.cache import fingerprint
 
-        return hashlib.sha256(json.dumps([code_version(), *parts], ensure_ascii=False).encode()).hexdigest()
+        return hashlib.sha256(json.dumps([fingerprint(), *parts], ensure_ascii=False).encode()).hexdigest()
 
     def _file(self, kind: str) -> Path:
         return self.folder / f"{kind}.json"
@@ -94,11 +94,9 @@ class Memo:
         folder = self.folder / PICTURES
         try:
             write_atomic(folder / f"{key}.png", png)
-            kept = sorted(folder.glob("*.png"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
-            for old in kept[KEEP_PICTURES:]:
-                _remove(old)
         except OSError:
-            pass
+            return
+        prune_newest(folder, KEEP_PICTURES, pattern="*.png")
 
     def _picture_key(self, svg: Path, color: str, px: int) -> str | None:
         from cardforge.cache import file_digest
@@ -108,21 +106,4 @@ class Memo:
             self.key("picture", digest.hex(), color, px)
 
     def _sweep(self) -> None:
-        """Remove temporary files a killed build left (older than an hour: a write in
-        progress elsewhere is younger)."""
-        import time
-
-        old = time.time() - 3600
-        for path in self.folder.glob(".tmp-*"):
-            try:
-                if path.stat().st_mtime < old:
-                    path.unlink()
-            except OSError:
-                pass
-
-
-def _remove(path: Path) -> None:
-    try:
-        path.unlink()
-    except OSError:
-        pass
+        sweep_crashed(self.folder)

@@ -2,9 +2,12 @@
 
 A card face's key is the SHA-256 of everything that draws it: the card's fields (errata
 applied), the game's data (game.yaml), the layout file, every non-text file of the pack
-(icons, art) and a fingerprint of cardforge's own code. Faces whose key is already in the
+(icons, art) and :func:`cardforge.cache.fingerprint` (cardforge's files and the libraries
+that draw). Faces whose key is already in the
 cache folder are not drawn again, so an edit to one card redraws one card. A PDF page's key
-is the SHA-256 of the PDF's bytes and the page number.
+is the SHA-256 of the PDF's bytes and the page number. The folder is the
+:data:`~cardforge.cache.registry.PREVIEWS` project cache: past :data:`LIMIT` pictures the
+oldest are removed.
 
 Faces are drawn by :func:`cardforge.export.faces.face_pdf` (trim plus bleed on every side)
 and rasterised with PDFium at :data:`FACE_DPI`; PDF pages at :data:`PAGE_DPI`.
@@ -16,15 +19,17 @@ import json
 import os
 import tempfile
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 from pathlib import Path
 
+from cardforge.cache import fingerprint
+from cardforge.cache.files import prune_newest
 from cardforge.export.faces import face_pdf, rasterise
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
 
 FACE_DPI = 150
 PAGE_DPI = 110
+LIMIT = 5000  # pictures kept: several games' faces and pages
 TEXT_SUFFIXES = {".yaml", ".yml", ".md", ".csv", ".json", ".txt", ".tsv"}
 
 
@@ -37,24 +42,13 @@ class Picture:
     height: int
 
 
-@lru_cache(maxsize=1)
-def code_fingerprint() -> str:
-    """A hash of cardforge's source files (name, size, mtime): a code change invalidates the cache."""
-    package = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        stat = path.stat()
-        digest.update(f"{path.relative_to(package)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
-
-
 def _json(value) -> bytes:
     return json.dumps(value, sort_keys=True, default=str, ensure_ascii=False).encode()
 
 
 def pack_key(game: Game, layouts: LayoutSet, layout_file: Path) -> str:
     """The part of every face key shared by the whole pack (see the module docstring)."""
-    digest = hashlib.sha256(code_fingerprint().encode())
+    digest = hashlib.sha256(fingerprint().encode())
     digest.update(_json(game.data))
     digest.update(layout_file.read_bytes() if layout_file.is_file() else b"")
     for path in sorted(game.root.rglob("*")):
@@ -108,6 +102,7 @@ class ImageCache:
                 for card in missing:
                     self.store(keys[card.id] + "-f", next(pages))
                     self.store(keys[card.id] + "-b", next(pages))
+            self._prune()
         return {card.id: (self.picture(keys[card.id] + "-f"), self.picture(keys[card.id] + "-b")) for card in game.cards}
 
     def pages(self, pdf: Path, dpi: int = PAGE_DPI) -> list[Picture]:
@@ -118,4 +113,14 @@ class ImageCache:
             return [Picture(**p) for p in json.loads(index.read_text())]
         pictures = [self.store(f"{digest}-p{i + 1}-{dpi}", page) for i, page in enumerate(rasterise(pdf, dpi))]
         index.write_text(json.dumps([asdict(p) for p in pictures]))
+        self._prune()
         return pictures
+
+    def _prune(self) -> None:
+        """Keep the :data:`LIMIT` newest pictures (and page indexes), once the folder holds more."""
+        try:
+            count = sum(1 for _ in os.scandir(self.folder))
+        except OSError:
+            return
+        if count > LIMIT:
+            prune_newest(self.folder, LIMIT)

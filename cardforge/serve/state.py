@@ -26,6 +26,7 @@ from cardforge.diagnostics import Diagnostic, Severity, sort_key
 from cardforge.layout import layout_path
 from cardforge.model import Game
 from cardforge.serve.builder import Builder
+from cardforge.cache.registry import PREVIEWS
 from cardforge.serve.images import TEXT_SUFFIXES, ImageCache, Picture
 
 log = logging.getLogger("cardforge.serve")
@@ -139,7 +140,7 @@ class Workspace:
         self.slugs = slugs
         self.games = {slug: GameState(slug) for slug in slugs}
         self.notify = notify
-        self.cache = ImageCache(project.output / ".serve-cache")
+        self.cache = ImageCache(PREVIEWS.folder(project.output))
         self.builder = Builder(self.root, options, lambda *done: self._queue.put(("built",) + done))
         self._queue: queue.Queue[tuple | None] = queue.Queue()
         self._thread: threading.Thread | None = None

@@ -1,0 +1,173 @@
+"""Every on-disk cache of cardforge, declared once: where it lives, what it is keyed by,
+how large it may grow, how it is pruned and what it buys.
+
+Two roots hold them. **Project** caches live in the project's output folder
+(``output/.cache/`` and ``output/.serve-cache/``) and hold what a build of that project
+made; ``--no-cache`` neither reads nor writes them. **User** caches live in
+``$XDG_CACHE_HOME/cardforge/`` (``~/.cache/cardforge/``) and hold pure results shared by
+every project (a parsed YAML file, a schema verdict, a font's glyph widths...), only
+successes, so a problem is always reported by the code that finds it;
+``CARDFORGE_NO_USER_CACHE=1`` turns them all off. Every key holds :func:`cardforge.cache.version.fingerprint`, so no entry outlives
+the code or libraries that made it. A cache is only ever a shortcut: deleting any of them
+(``cardforge cache clear``) changes no output, only how soon it comes.
+
+A new cache is one :class:`Cache` added to :data:`CACHES` here and used through its
+:meth:`Cache.folder`; ``tests/test_cache_registry.py`` fails on a folder that no entry
+declares.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardforge.cache.files import remove
+
+PROJECT_FOLDER = ".cache"  # in the output folder
+NO_USER_CACHE = "CARDFORGE_NO_USER_CACHE"
+
+
+@dataclass(frozen=True)
+class Cache:
+    """One on-disk cache.
+
+    ``name``: what ``cardforge cache info`` calls it; ``scope``: ``"project"`` (below the
+    output folder) or ``"user"`` (below :func:`user_root`); ``path``: its folder (or file)
+    relative to that root, ``{game}`` standing for a game's slug; ``key``: what an entry is
+    keyed by; ``limit``: how many entries it keeps and how it ages them out; ``buys``: what
+    it saves, as measured by ``tools/bench.py``.
+    """
+
+    name: str
+    scope: str
+    path: str
+    key: str
+    limit: str
+    buys: str
+
+    def folder(self, root: Path | None = None, game: str = "") -> Path:
+        """The cache's folder (or file): below ``root`` (the output folder) for a project
+        cache, below :func:`user_root` for a user cache; ``game`` fills ``{game}``."""
+        base = user_root() if self.scope == "user" else root
+        if base is None:
+            raise ValueError(f"the {self.name} cache is a project cache: give the output folder")
+        return base / self.path.format(game=game)
+
+    @property
+    def enabled(self) -> bool:
+        """False for a user cache while user caches are off (:func:`user_enabled`)."""
+        return self.scope != "user" or user_enabled()
+
+
+ARTEFACTS = Cache("artefacts", "project", ".cache/{game}", "the game's files, its layouts, the build options, "
+                  "how paths print from the working folder, the fingerprint",
+                  "4 newest entries per output", "an unchanged output is not drawn again; an unchanged game is not "
+                  "loaded (its diagnostics are kept too)")
+DIGESTS = Cache("file-digests", "project", ".cache/digests.pickle", "a file's path, size, mtime and inode",
+                "one file, every input file seen", "an unchanged file is not read to hash it")
+DECK_PAGES = Cache("deck-pages", "project", ".cache/{game}/deck-pages", "the cards on a sheet, the game's other "
+                   "files, the deck options, the fingerprint", "the deck's sheets plus 3 builds' worth of others",
+                   "after a one-card edit only the sheets holding that card are drawn")
+RULES_MEMO = Cache("rules-memo", "project", ".cache/{game}/rules", "the text laid out, the paper, the fonts, the "
+                   "fingerprint; icons by their SVG's digest", "4 answers per kind, 256 icon pictures",
+                   "rules documents laid out once after a one-card edit (no type-size search, no contents pass)")
+PREVIEWS = Cache("previews", "project", ".serve-cache", "a card's fields, game.yaml, the layout file, the pack's "
+                 "art and icons, the fingerprint; a PDF page by the PDF's bytes", "5,000 newest pictures",
+                 "cardforge serve redraws only the cards an edit changed")
+YAML = Cache("yaml", "user", "yaml", "the file's bytes and name, the fingerprint", "4,000 newest entries",
+             "an unchanged YAML file is not parsed again")
+SCHEMAS = Cache("builtin-schemas", "user", "builtin-schema", "the schema file's bytes, the fingerprint",
+                "4,000 newest entries", "cardforge's own schemas are not parsed and checked again")
+VERDICTS = Cache("schema-verdicts", "user", "verdicts", "a schema and a document, the fingerprint",
+                 "one file per kind, 50,000 newest verdicts", "an unchanged card is not validated again")
+FACES = Cache("check-results", "user", "faces", "a template's source and context, a text's style and box, "
+              "the fingerprint", "200 newest files (one per game folder)",
+              "after a one-card edit only that card's templates and text fits are worked out")
+ICON_FORMS = Cache("icon-forms", "user", "icon-form", "an SVG's text and colour, the deck's fonts, the "
+                   "fingerprint", "4,000 newest entries", "a deck writes its icons without reading an SVG")
+METRICS = Cache("font-metrics", "user", "metrics", "the font file's bytes, the fingerprint", "64 newest fonts",
+                "a check measures text without parsing a font file or importing ReportLab")
+TEMPLATES = Cache("template-code", "user", "templates", "a template's source, the sandbox's configuration, "
+                  "the fingerprint", "4,000 newest templates", "a template is not compiled again by a new process")
+
+CACHES: tuple[Cache, ...] = (ARTEFACTS, DIGESTS, DECK_PAGES, RULES_MEMO, PREVIEWS, YAML, SCHEMAS, VERDICTS, FACES,
+                             ICON_FORMS, METRICS, TEMPLATES)
+
+
+def user_root() -> Path:
+    """``$XDG_CACHE_HOME/cardforge`` (``~/.cache/cardforge`` when the variable is unset)."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardforge"
+
+
+def user_enabled() -> bool:
+    """False while ``CARDFORGE_NO_USER_CACHE`` is set to anything but ``0``."""
+    return os.environ.get(NO_USER_CACHE, "") in ("", "0")
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What one cache holds on disk now: ``where`` (its folders), ``entries`` and ``size`` (bytes)."""
+
+    cache: Cache
+    where: tuple[Path, ...]
+    entries: int
+    size: int
+
+
+def _places(cache: Cache, output: Path) -> list[Path]:
+    """The folders (or file) of ``cache`` that exist now: one per game for a ``{game}`` path."""
+    if "{game}" not in cache.path:
+        place = cache.folder(output)
+        return [place] if place.exists() else []
+    head = cache.path.partition("{game}")[0]
+    games = (output if cache.scope == "project" else user_root()) / head
+    try:
+        slugs = sorted(p.name for p in games.iterdir() if p.is_dir() and not p.name.startswith("."))
+    except OSError:
+        return []
+    return [p for p in (cache.folder(output, slug) for slug in slugs) if p.exists()]
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size if path.is_file() else sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+    except OSError:
+        return 0
+
+
+def usage(output: Path) -> list[Usage]:
+    """What every cache of :data:`CACHES` holds now (project caches below ``output``): an
+    entry is a file of the cache's folder, or for the artefact store one kept output (its
+    ``<output>/<key>/`` folders; the deck pages and rules memo inside it count apart)."""
+    nested = {Path(c.path).name for c in CACHES if c.path.startswith(ARTEFACTS.path + "/")}
+    found = []
+    for cache in CACHES:
+        where = _places(cache, output)
+        items: list[Path] = []
+        for place in where:
+            if place.is_file():
+                items.append(place)
+            elif cache is ARTEFACTS:
+                items += [k for a in place.iterdir() if a.is_dir() and a.name not in nested for k in a.iterdir()
+                          if not k.name.startswith(".")]
+            else:
+                items += [i for i in place.rglob("*") if i.is_file() and not i.name.startswith(".")]
+        found.append(Usage(cache, tuple(where), len(items), sum(_size(i) for i in items)))
+    return found
+
+
+def clear(output: Path, scope: str | None = None) -> list[Path]:
+    """Delete the caches of ``scope`` (``"project"``, ``"user"`` or both when None): the
+    project's ``output/.cache`` and ``output/.serve-cache``, and the user cache folder.
+    Returns what was deleted. Never touches the outputs themselves."""
+    gone = []
+    roots = []
+    if scope in (None, "project"):
+        roots += [output / PROJECT_FOLDER, PREVIEWS.folder(output)]
+    if scope in (None, "user"):
+        roots.append(user_root())  # every user cache, and what older versions of cardforge left there
+    for root in roots:
+        if root.exists():
+            remove(root)
+            gone.append(root)
+    return gone
