@@ -327,9 +327,19 @@ def _finish(problems: list[Diagnostic], format: Format, strict: bool) -> None:
         raise typer.Exit(1)
 
 
+class CodesFormat(str, enum.Enum):
+    text = "text"
+    markdown = "markdown"
+
+
 @app.command()
-def codes() -> None:
+def codes(format: Annotated[CodesFormat, typer.Option("--format", help="text: one code a line; markdown: the table of the README's Checks section.")] = CodesFormat.text) -> None:
     """List every diagnostic code: its check family, default severity and meaning."""
+    if format is CodesFormat.markdown:
+        from cardforge.diagnostics import codes_table
+
+        sys.stdout.write(codes_table())
+        return
     for code in CODES.values():
         print(f"{code.family:<11} {code.name:<20} {str(code.severity):<8} {code.description}")
 

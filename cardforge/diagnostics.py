@@ -58,7 +58,7 @@ CODES: dict[str, Code] = _codes(
     Code("value-invalid", "limits", E, "a value makes no sense: min above max, a part of itself, NaN, a bad colour"),
     Code("text-control", "limits", E, "card text holds a control or bidirectional-override character"),
     Code("glyph-missing", "limits", E, "card text holds characters that no font of its layout can print"),
-    Code("font-invalid", "load", E, "a font game.yaml declares is not a TrueType font ReportLab can embed (CFF, collection, damaged) or clashes with a shipped font's name"),
+    Code("font-invalid", "load", E, "a font game.yaml declares is not a TrueType font the PDFs can embed (CFF outlines, a collection, damaged) or takes a shipped font's name"),
     Code("template-invalid", "limits", E, "a layout template does not render for a card (undefined field, error)"),
     Code("template-budget", "limits", E, "a layout template or rules source ran over its operation or time budget"),
     Code("rule-budget", "limits", E, "a declarative rule ran over its operation or time budget"),
@@ -98,10 +98,10 @@ CODES: dict[str, Code] = _codes(
     Code("text-overflow", "text-fit", E, "card text does not fit its layout box at the minimum type size"),
     # layout fit: repeated elements, type sizes and images of each card against its layout
     Code("layout-overflow", "layout-fit", E, "a repeated element has more items than fit its space on a card"),
-    Code("image-missing", "images", E, "an image element's file does not exist, lies outside the pack, or is not PNG/JPEG/SVG"),
-    Code("image-low-res", "images", W, "raster art prints below 300 dpi at its printed size"),
-    Code("text-too-small", "text-fit", W, "card text prints under 6 pt"),
-    Code("layout-hierarchy", "text-fit", E, "a card's title prints smaller than its body text"),
+    Code("image-missing", "images", E, "an image element's file does not exist, lies outside the pack, or is not PNG/JPEG/SVG (a `--force` build prints a MISSING placeholder)"),
+    Code("image-low-res", "images", W, "raster art prints below 300 dpi at its printed size (the dpi is given)"),
+    Code("text-too-small", "text-fit", W, "card text prints under 6 pt (the size, the element and the card are named)"),
+    Code("layout-hierarchy", "text-fit", E, "a card's title prints smaller than its body text, even with the body shrunk to the title's size"),
     # declarative rules of the game pack
     Code("rule-failed", "rules", E, "a declarative rule of the game pack does not hold"),
     Code("rule-invalid", "rules", E, "a declarative rule's expression does not compile or evaluate"),
@@ -109,7 +109,7 @@ CODES: dict[str, Code] = _codes(
     Code("rules-missing", "rules-compiler", W, "a game pack has no rules source (rulebook.md, sheet.md)"),
     Code("rules-template", "rules-compiler", E, "a rules source does not render (jinja2 syntax or data error)"),
     Code("rules-number", "rules-compiler", W, "the rules print a number that no data of the pack holds"),
-    Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size"),
+    Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size (6 pt)"),
     # sources: spreadsheets (CSV card files, cardforge import)
     Code("source-unreadable", "sources", E, "a spreadsheet file cannot be read (not UTF-8, not a workbook, bad JSON)"),
     Code("source-value", "sources", E, "a cell does not fit its field (not a number, no name, unknown card type)"),
@@ -118,17 +118,17 @@ CODES: dict[str, Code] = _codes(
     Code("import-refused", "sources", E, "cardforge import would overwrite a card file that is not an import of that sheet"),
     Code("file-unread", "load", W, "a file in a game pack that cardforge does not read"),
     Code("checks-skipped", "load", I, "checks of the whole card set not run because a card file could not be read"),
-    Code("rules-table-too-wide", "rules-compiler", E, "a rules table's unbreakable words are wider than its column or panel"),
+    Code("rules-table-too-wide", "rules-compiler", E, "a rules table's unbreakable words are wider than its column or panel (names the table and its line)"),
     Code("rules-sheet-underfull", "rules-compiler", W, "the rules leave panels of the accordion sheet that sheet.md did not ask to keep spare"),
-    Code("rules-sheet-fit", "rules-compiler", I, "the type size and panel fill of the accordion rules sheet"),
+    Code("rules-sheet-fit", "rules-compiler", I, "the type size and panel fill of the accordion rules sheet (printed by `build`)"),
     Code("rules-internal-text", "rules-compiler", W, "printed rules text speaks to the pack's maintainers (the seed, ERRATA.md, provisional, a raw field name)"),
     Code("chart-too-many-series", "rules-compiler", E, "a composition chart has more series than colours that stay apart in grey"),
-    Code("rules-markdown-hazard", "rules-compiler", E, "a rules line continuing a paragraph would print as a list item or heading"),
+    Code("rules-markdown-hazard", "rules-compiler", E, 'a rules line continuing a paragraph would print as a list item or heading ("1 + 1" over "• 2 + 2 Gold")'),
     # new: scaffolding a game pack (cardforge new)
     Code("slug-invalid", "new", E, "a new game pack's name is not a valid folder name"),
     Code("pack-exists", "new", E, "cardforge new would overwrite an existing game pack or layout"),
     # build
-    Code("sheet-tight", "build", W, "a card size leaves too little paper for printable crop marks or bleed between cards"),
+    Code("sheet-tight", "build", W, "a card size leaves too little paper for printable crop marks or bleed between cards (the message names the choices)"),
     Code("build-forced", "build", W, "the build went on despite errors because of --force"),
     Code("write-failed", "build", E, "an output file could not be written"),
     Code("build-locked", "build", E, "another build of the same game is running (output/<game>/.lock)"),
@@ -180,6 +180,15 @@ class Diagnostic:
         data["severity"] = str(self.severity)
         data["related"] = list(self.related)
         return data
+
+
+def codes_table() -> str:
+    """Every code of :data:`CODES` as a Markdown table (family, code, severity, meaning), in
+    declaration order: the README's table is this text, kept equal by ``tests/test_docs.py``
+    (``cardforge codes --format markdown`` prints it)."""
+    rows = ["| family | code | severity | meaning |", "|---|---|---|---|"]
+    rows += [f"| {c.family} | `{c.name}` | {c.severity} | {c.description} |" for c in CODES.values()]
+    return "\n".join(rows) + "\n"
 
 
 def diag(code: str, message: str, *, hint: str = "", severity: Severity | None = None,

@@ -77,3 +77,18 @@ def test_the_markup_reference_says_how_to_write_a_literal_star_and_brace():
     text = (DOCS / "markup.md").read_text(encoding="utf-8")
     assert "| `\\*` | a literal `*` |" in text and "| `\\{` | a literal `{`" in text
     assert plain("Roll 2 dice \\* 3 \\{wood}") == "Roll 2 dice * 3 {wood}"  # what the page promises
+
+
+def test_the_readme_code_table_is_what_cardforge_codes_prints():
+    """The README's table of diagnostic codes is generated from CODES, never kept by hand."""
+    from cardforge.diagnostics import CODES, codes_table
+    from tests.conftest import run_cli
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    table = codes_table()
+    assert table in readme, "README's code table differs: paste `cardforge codes --format markdown` over it"
+    printed = run_cli("codes", "--format", "markdown")
+    assert printed.exit_code == 0 and printed.stdout == table
+    assert len(re.findall(r"^\| [\w-]+ \| `[\w-]+` \|", readme, re.M)) == len(CODES)  # no stale row elsewhere
+    plain = run_cli("codes").stdout.splitlines()
+    assert [line.split()[1] for line in plain] == list(CODES)
