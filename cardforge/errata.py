@@ -6,7 +6,9 @@
     corrections the build applies: ``{card, type?, field, printed, corrected, reason}``. In
     a string field, the ``printed`` text is replaced by ``corrected``; in any other field the
     whole value must equal ``printed``. Card data keeps the value as printed; the corrected
-    game is what is checked and rendered. An erratum that no longer matches is ``errata-stale``.
+    game is what is checked and rendered: an erratum of ``name`` (or ``quantity``) changes the
+    card's name and id (or count) too. Errata name cards as printed. An erratum that no
+    longer matches is ``errata-stale``.
 ``accepted``
     findings left as printed on purpose: ``{code, card?, match?, reason}`` (``match``: a
     piece of the message); a matching diagnostic is reported as ``finding-accepted`` (info).
@@ -97,11 +99,22 @@ def apply_errata(game: Game) -> tuple[Game, list[Diagnostic]]:
             continue
         new_data = copy.deepcopy(card.data)
         new_data[field] = new_value
-        cards[matches[0]] = replace(card, data=new_data)
+        cards[matches[0]] = replace(card, data=new_data, **_identity(field, new_value))
         problems.append(diag("errata-applied", f"{card.type} card {name!r}: `{field}` {printed!r} -> {corrected!r} "
                              f"({entry.get('reason', 'no reason given')})", file=card.source.file,
                              line=card.source.line(field), card=name))
     return replace(game, cards=cards), problems
+
+
+def _identity(field: str, value: object) -> dict:
+    """The :class:`~cardforge.model.Card` attributes an erratum of ``field`` changes besides
+    its data: a corrected ``name`` or ``quantity`` is the card's name (and so its id) or
+    count everywhere, so checks, decks and every other output see the same card."""
+    if field == "name" and isinstance(value, str) and value:
+        return {"name": value}
+    if field == "quantity" and isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return {"quantity": value}
+    return {}
 
 
 def accept_findings(game: Game, found: list[Diagnostic]) -> list[Diagnostic]:

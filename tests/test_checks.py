@@ -142,6 +142,26 @@ def test_errata_correct_the_printed_card_and_stale_errata_are_errors(tmp_path):
     assert status == 1 and "errata-stale" in [d["code"] for d in found]
 
 
+def test_a_name_erratum_renames_the_card_for_the_checks_and_the_deck_alike(tmp_path):
+    """The card as printed is 'Sun Knigt'; its erratum makes it 'Sun Knight' everywhere: the
+    references that name the Sun Knight resolve, and the deck prints the corrected name."""
+    import pdfplumber
+
+    root = mini_project(tmp_path)
+    line = change(root, "cards.yaml", "- name: Sun Knight", "- name: Sun Knigt")
+    _, unfixed = check_json(root)
+    assert any(d["code"] == "ref-unknown" and "Sun Knight" in d["message"] for d in unfixed)
+    (root / "cards/mini/errata.yaml").write_text("errata:\n  - card: Sun Knigt\n    field: name\n"
+                                                 "    printed: Sun Knigt\n    corrected: Sun Knight\n"
+                                                 "    reason: misprint\n")
+    status, found = check_json(root, "--strict")
+    assert status == 0 and [(d["code"], d["line"]) for d in found] == [("errata-applied", line)]
+    assert run_cli("build", "mini", "--root", str(root)).exit_code == 0
+    with pdfplumber.open(root / "output/mini/deck.pdf") as pdf:
+        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
+    assert "Sun Knight" in text and "Sun Knigt" not in text
+
+
 def test_build_refuses_on_errors_and_force_builds_loudly(tmp_path):
     root = mini_project(tmp_path)
     change(root, "cards.yaml", "power: 3", "power: 7")
