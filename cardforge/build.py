@@ -1,13 +1,14 @@
-"""The pipeline: load -> validate -> check -> render -> write, for one game pack.
+"""The pipeline's stages for one game pack: load -> validate -> check, then render.
 
 Read everything, then write: :func:`compile_game` loads, validates and checks the whole
-game before anything is drawn; :func:`build_game` renders every output into a staging folder
-beside its destination and puts that folder in place in one step only when every output has
-been rendered, so a failed build leaves the previous output intact.
+game before anything is drawn; :func:`render_artefact` draws one output (:func:`artefacts`
+names them) into a staging folder. :func:`cardforge.incremental.build_games` is the one
+build that runs them (for ``build``, ``watch`` and ``serve``): it puts a game's staging
+folder in place in one step only when every output has been rendered, so a failed build
+leaves the previous output intact (:mod:`cardforge.staging`).
 """
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -308,88 +309,3 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
     except (ImpositionError, IconError, OSError, TemplateFailure, BudgetExceeded) as exc:
         raise RenderError([failure(exc, compiled.game)]) from exc
     return [d for d in notes if isinstance(d, Diagnostic)] if isinstance(notes, list) else []
-
-
-def staging_folder(target: Path) -> Path:
-    """A new empty staging folder for ``target`` (``output/<slug>``), where the game's next
-    output folder is built: ``output/.<slug>.build-*/<slug>/`` (see :mod:`cardforge.staging`).
-
-    Raises :class:`cardforge.staging.OutputError` (``write-failed``) when ``target`` cannot
-    be a writable folder or the staging folder cannot be created."""
-    from cardforge.staging import new_staging, prepare
-
-    prepare(target)
-    return new_staging(target)
-
-
-def place(staging: Path, target: Path) -> list[Path]:
-    """Make the staging folder ``staging`` the output folder ``target`` in one step, keeping
-    the files of ``target`` the build did not write (:func:`cardforge.staging.place`); returns
-    the paths written. Raises ``OSError``, leaving ``target`` as it was."""
-    from cardforge.staging import place as swap
-
-    return swap(staging, target)
-
-
-def discard(staging: Path) -> None:
-    """Remove a staging folder from :func:`staging_folder` and what holds it."""
-    shutil.rmtree(staging.parent, ignore_errors=True)
-
-
-def build_game(compiled: Compiled, project: Project, options: BuildOptions = BuildOptions(), force: bool = False,
-               progress: Callable[[int, int], None] | None = None) -> BuildResult:
-    """Render and write ``output/<slug>/`` for a compiled game, every output afresh (no cache;
-    see :func:`cardforge.incremental.build_games` for the incremental, parallel build).
-
-    Refuses (writes nothing) when the game has errors, unless ``force`` is set and a model
-    and layouts exist, in which case a ``build-forced`` warning is added. Every output is
-    rendered into a staging folder first and moved into place only when all succeeded.
-    ``progress`` is called with (cards drawn, cards in all).
-    """
-    game, layouts = compiled.game, compiled.layouts
-    slug = game.slug if game else "?"
-    problems = list(compiled.diagnostics)
-    if game is None or layouts is None:
-        return BuildResult(slug, [], problems, loaded=False)
-    if has_errors(problems):
-        if not force:
-            return BuildResult(slug, [], problems)
-        problems.append(forced(slug))
-    from cardforge.staging import OutputError, build_lock, prepare
-
-    target = project.output / slug
-    kept = [d for d in problems if d.code != "build-forced"]
-    staging = None
-    try:
-        prepare(target)
-        with build_lock(target):
-            staging = staging_folder(target)
-            total = game.total()
-            names = [name for name, _ in artefacts(options)]
-            try:
-                for name in names:
-                    problems += render_artefact(compiled, name, staging, options,
-                                                (lambda n: progress(n, total)) if progress else None)
-            except RenderError as exc:
-                return BuildResult(slug, [], kept + exc.diagnostics)
-            try:
-                written = place(staging, target)
-            except OSError as exc:
-                return BuildResult(slug, [], kept + [placing_failed(slug, target, exc)])
-            return BuildResult(slug, written, problems, rendered=names)
-    except OutputError as exc:
-        return BuildResult(slug, [], kept + [exc.diagnostic])
-    finally:
-        if staging is not None:  # removed by place() on success; here on every failure
-            discard(staging)
-
-
-def placing_failed(slug: str, target: Path, exc: OSError) -> Diagnostic:
-    """``write-failed`` for an output folder that could not be put in place."""
-    return diag("write-failed", f"{slug}: cannot put the new output in place at {display_path(target)}: "
-                f"{exc.strerror or exc}; the previous output is unchanged", file=display_path(target),
-                hint="make the output folder writable, or build into another project with --root")
-
-
-def forced(slug: str) -> Diagnostic:
-    return diag("build-forced", f"{slug}: built despite errors because of --force; check the output")

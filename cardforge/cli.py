@@ -8,7 +8,6 @@ error (``internal-error``: a bug, reported with a log file, see :mod:`cardforge.
 from __future__ import annotations
 
 import enum
-import math
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,11 +18,10 @@ from rich.console import Console
 
 from cardforge import __version__
 from cardforge.build import BuildOptions, Project, compile_game
+from cardforge.cli_options import Flip, Paper, with_build_options
 from cardforge.diagnostics import CODES, Diagnostic, Severity, display_path, format_json, has_errors
 from cardforge.guard import guarded_typer
-from cardforge.render.deck import DeckOptions
 from cardforge.report import print_diagnostics, summary
-from cardforge.units import MM
 
 app = guarded_typer()(  # every command: an unexpected exception is `internal-error`, exit 2
     help="cardforge: print-and-play card generator and rules compiler.\n\n"
@@ -31,16 +29,6 @@ app = guarded_typer()(  # every command: an unexpected exception is `internal-er
          "card layouts in layouts/<game>.yaml, and everything printable is written to output/<game>/.",
     no_args_is_help=True, add_completion=False, rich_markup_mode="rich")
 err = Console(stderr=True, emoji=False)  # a file or card named :fire: is printed as written
-
-
-class Paper(str, enum.Enum):
-    letter = "letter"
-    a4 = "a4"
-
-
-class Flip(str, enum.Enum):
-    long = "long"
-    short = "short"
 
 
 class Format(str, enum.Enum):
@@ -63,63 +51,15 @@ def main(version: Annotated[bool, typer.Option("--version", callback=_version, i
     """cardforge: print-and-play card generator and rules compiler."""
 
 
-class Orientation(str, enum.Enum):
-    auto = "auto"
-    portrait = "portrait"
-    landscape = "landscape"
-
-
-class Export(str, enum.Enum):
-    print_shop = "print-shop"
-    tts = "tts"
-    one_sided = "one-sided"
-
-
-class Color(str, enum.Enum):
-    rgb = "rgb"
-    cmyk = "cmyk"
-
-
-ShopName = enum.Enum("ShopName", {key.replace("-", "_"): key for key in ("the-game-crafter", "makeplayingcards", "drivethrucards", "printerstudio")}, type=str)
-
-
-class Fit(str, enum.Enum):
-    cards = "cards"
-    marks = "marks"
-
-
-def _shift(value: str | None) -> tuple[float, float]:
-    if not value:
-        return (0.0, 0.0)
-    try:
-        dx, dy = (float(v) for v in value.split(","))
-    except ValueError:
-        raise typer.BadParameter("write the shift as DX,DY in mm, for example 0.8,-0.5") from None
-    if not all(math.isfinite(v) and abs(v) <= 20 for v in (dx, dy)):
-        raise typer.BadParameter(f"{value!r}: each of DX,DY is a number of mm between -20 and 20")
-    return dx * MM, dy * MM
-
-
 @app.command()
+@with_build_options
 def build(
     games: Games = None,
-    paper: Annotated[Paper, typer.Option(help="Paper size the sheets are imposed on.")] = Paper.letter,
-    orientation: Annotated[Orientation, typer.Option(help="Sheet orientation; auto picks the one holding more cards.")] = Orientation.auto,
-    flip: Annotated[Flip, typer.Option(help="Duplex edge your printer turns the sheet on: backs are mirrored to match.")] = Flip.long,
-    gutter: Annotated[Optional[float], typer.Option(help="Gap between cards in mm (0: butted; bleed shows in up to half of it). Default: chosen per sheet, as wide as the paper allows up to twice the bleed.", min=0, max=20, show_default=False)] = None,
-    fit: Annotated[Fit, typer.Option(help="cards: the most cards a sheet (3 x 3 poker on Letter and A4); marks: full bleed between cards and crop marks clear of it, fewer cards where the paper is tight.")] = Fit.cards,
-    duplex_shift: Annotated[Optional[str], typer.Option("--duplex-shift", help="DX,DY in mm: move every back to correct your printer's offset (measure it with `cardforge registration`).")] = None,
-    ink_saver: Annotated[bool, typer.Option("--ink-saver", help="No full-bleed backgrounds; frames as thin lines.")] = False,
-    cut_guides: Annotated[bool, typer.Option("--cut-guides", help="Thin rounded-corner cut lines on every card.")] = False,
-    export: Annotated[Optional[list[Export]], typer.Option("--export", help="Also write print-shop PNGs (one per face, with bleed), Tabletop Simulator objects, and/or one-sided deck-fronts.pdf + deck-backs.pdf for printers without duplex. Repeatable.")] = None,
-    dpi: Annotated[int, typer.Option(help="Resolution of print-shop PNGs: 300 or 600.", min=72, max=1200)] = 300,
-    shop: Annotated[Optional[ShopName], typer.Option("--shop", help="Also write the cards as this print shop takes them, into output/<game>/shop-<name>/: the-game-crafter (PNG, 825 x 1125 px poker), makeplayingcards and printerstudio (PNG, 822 x 1122 px poker), drivethrucards (one CMYK PDF/X-1a:2003 per deck, back before front, total ink 240 %). Sources in the README.", show_default=False)] = None,
-    color: Annotated[Color, typer.Option("--color", help="cmyk: deck.pdf (and shop PDFs) converted to DeviceCMYK through the shipped ICC profile, total ink capped, PDF/X-1a:2003 output intent; pages become 300 dpi images.")] = Color.rgb,
-    tts_url_base: Annotated[Optional[str], typer.Option("--tts-url-base", help="Address (URL) where you will upload the Tabletop Simulator images; the saved objects point there. Default: file names relative to the saved object.", show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Build even when the checks find errors (loudly).")] = False,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Processes building games and outputs in parallel (default: one per core; 1: no pool).", min=1, show_default=False)] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Render every output afresh: do not read or write output/.cache (CARDFORGE_NO_USER_CACHE=1 also turns off the user cache of parsed files and measured text; see `cardforge cache info`).")] = False,
     root: Root = Path("."),
+    options: BuildOptions = BuildOptions(),
 ) -> None:
     """Check each game pack and write its printable files to output/<game>/.
 
@@ -131,11 +71,6 @@ def build(
     """
     project = Project(root.resolve())
     packs, problems = project.packs(games)
-    deck = DeckOptions(paper=paper.value, orientation=orientation.value, flip=flip.value,
-                       gutter=None if gutter is None else gutter * MM, fit=fit.value,
-                       shift=_shift(duplex_shift), ink_saver=ink_saver, cut_guides=cut_guides)
-    options = BuildOptions(deck=deck, exports=frozenset(e.value for e in export or []), dpi=dpi,
-                           shop=shop.value if shop else None, color=color.value, tts_url_base=tts_url_base)
     failed = bool(problems)
     from cardforge.incremental import build_games, default_jobs
 
@@ -184,20 +119,16 @@ def _progress_bars(packs: list[Path]):
 
 
 @app.command()
+@with_build_options
 def watch(
     games: Games = None,
-    paper: Annotated[Paper, typer.Option(help="Paper size the sheets are imposed on.")] = Paper.letter,
-    orientation: Annotated[Orientation, typer.Option(help="Sheet orientation; auto picks the one holding more cards.")] = Orientation.auto,
-    flip: Annotated[Flip, typer.Option(help="Duplex edge your printer turns the sheet on: backs are mirrored to match.")] = Flip.long,
-    gutter: Annotated[float, typer.Option(help="Gap between cards in mm.", min=0, max=20)] = 0.0,
-    ink_saver: Annotated[bool, typer.Option("--ink-saver", help="No full-bleed backgrounds; frames as thin lines.")] = False,
-    cut_guides: Annotated[bool, typer.Option("--cut-guides", help="Thin rounded-corner cut lines on every card.")] = False,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Processes per rebuild (default: one per core).", min=1, show_default=False)] = None,
     root: Root = Path("."),
+    options: BuildOptions = BuildOptions(),
 ) -> None:
     """Build the game packs, then rebuild each game a save to cards/ or layouts/ changes, until Ctrl+C.
 
-    Every rebuild is incremental (only outputs whose inputs changed are drawn, see `cardforge build`) and prints what it built, its errors and warnings, and the time it took.
+    Every rebuild is incremental (only outputs whose inputs changed are drawn, see `cardforge build`) and prints what it built, its errors and warnings, and the time it took. It takes the options of `cardforge build` and writes what `cardforge build` with them writes.
     """
     from cardforge.incremental import default_jobs
     from cardforge.watch import watch as run_watch
@@ -207,9 +138,7 @@ def watch(
     if problems:
         print_diagnostics(err, problems)
         raise typer.Exit(1)
-    deck = DeckOptions(paper=paper.value, orientation=orientation.value, flip=flip.value, gutter=gutter * MM,
-                       ink_saver=ink_saver, cut_guides=cut_guides)
-    run_watch(project, games or None, BuildOptions(deck=deck), jobs=jobs or default_jobs(), console=err)
+    run_watch(project, games or None, options, jobs=jobs or default_jobs(), console=err)
 
 
 @app.command()
@@ -263,17 +192,19 @@ def preview(
 
 
 @app.command()
+@with_build_options
 def serve(
     game: Annotated[Optional[str], typer.Argument(help="Game pack slug; every pack when omitted.", show_default=False)] = None,
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
     host: Annotated[str, typer.Option(help="Interface to listen on; anything but this computer (127.0.0.1, localhost, ::1) needs --allow-remote.")] = "127.0.0.1",
     allow_remote: Annotated[bool, typer.Option("--allow-remote", help="Allow --host to be an address other computers can reach (the page shows your pack files).")] = False,
-    paper: Annotated[Paper, typer.Option(help="Paper size of the PDFs it writes to output/<game>/.")] = Paper.letter,
     root: Root = Path("."),
+    options: BuildOptions = BuildOptions(),
 ) -> None:
     """Preview a game in the browser while you edit it: every card front and back, the rules sheet,
     rulebook and reference pages, and the same problems as `cardforge check`, each linked to its
-    file and line. Saving a card or layout file rebuilds output/<game>/ and updates the open page.
+    file and line. Saving a card or layout file rebuilds output/<game>/ (with the options of
+    `cardforge build`, so it writes what `cardforge build` with them writes) and updates the open page.
 
     Serves on http://127.0.0.1:8000/ (this computer only) until Ctrl+C; it reads and shows, and
     never writes anything but output/.
@@ -294,7 +225,7 @@ def serve(
                   "can see this project's cards and files", highlight=False)
     err.print(f"serving {', '.join(p.name for p in packs)} at [bold]http://{host if ':' not in host else f'[{host}]'}:{port}/[/] "
               "(Ctrl+C to stop)", highlight=False)
-    run(project, [p.name for p in packs], host=host, port=port, options=BuildOptions(deck=DeckOptions(paper=paper.value)))
+    run(project, [p.name for p in packs], host=host, port=port, options=options)
 
 
 @app.command()

@@ -6,9 +6,10 @@ and outputs are all in the cache is neither loaded nor drawn: its stored diagnos
 reported and only outputs that differ from the cached bytes are copied back into
 ``output/<slug>/``. Otherwise the game is compiled, and every output missing from the cache
 is rendered. Compiling and rendering run in a pool of ``jobs`` processes (games and
-outputs in parallel); the result does not depend on ``jobs``. As in
-:func:`cardforge.build.build_game`, every file of a game goes to a staging folder first and
-is moved into place only when every output of that game succeeded.
+outputs in parallel); the result does not depend on ``jobs``. Every file of a game goes to
+a staging folder first and is moved into place only when every output of that game
+succeeded (:mod:`cardforge.staging`). This is the only build: ``build``, ``watch`` and
+``serve`` all run it.
 """
 from __future__ import annotations
 
@@ -21,11 +22,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardforge.build import (BuildOptions, BuildResult, Compiled, Project, RenderError, artefacts, compile_game,
-                             discard, forced, place, placing_failed, render_artefact, staging_folder)
+                             render_artefact)
 from cardforge.cache import Entry, Store, artefact_key, load_digests, pack_inputs, same_content, save_digests
 from cardforge.cache.registry import DECK_PAGES, DIGESTS, RULES_MEMO
 from cardforge.diagnostics import Diagnostic, has_errors
-from cardforge.staging import OutputError, build_lock, leftovers, prepare
+from cardforge.staging import (OutputError, build_lock, discard, forced, leftovers, place, placing_failed, prepare,
+                               staging_folder)
 
 if TYPE_CHECKING:  # imported when a task runs: a build served from the cache runs none
     from concurrent.futures import Future
@@ -58,7 +60,7 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
     writes every output afresh and neither reads nor writes ``output/.cache``.
     ``progress(slug, cards drawn, cards in all)`` is called as decks are drawn, and with
     the full count for a deck taken from the cache. A game with errors is not built unless
-    ``force`` (see :func:`cardforge.build.build_game`). ``only``: the outputs to build (by
+    ``force`` (then with a ``build-forced`` warning). ``only``: the outputs to build (by
     name, see :func:`cardforge.build.artefacts`; the others are left as they are), so that
     ``cardforge watch`` can put a new deck.pdf in place before drawing the rest. A game
     compiled by an earlier call in this process from the same inputs is not compiled
@@ -113,6 +115,13 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
     return results
 
 
+def checks_key(inputs: str, project: Project) -> str:
+    """The key a game's diagnostics are kept under (the ``checks`` entry of the artefact
+    store): its inputs (:func:`cardforge.cache.pack_inputs`), not the build options, which
+    change no diagnostic a check reports. ``build`` and ``check`` share the entry."""
+    return artefact_key(inputs, _CHECKS, "", project.output)
+
+
 def check_games(project: Project, packs: list[Path], *, use_cache: bool = True) -> list[Diagnostic]:
     """The diagnostics of every game of ``packs`` (what ``cardforge check`` prints), in order.
 
@@ -128,7 +137,7 @@ def check_games(project: Project, packs: list[Path], *, use_cache: bool = True) 
         key = None
         if store:
             try:
-                key = artefact_key(pack_inputs(pack, project.layouts), _CHECKS, "", project.output)
+                key = checks_key(pack_inputs(pack, project.layouts), project)
             except OSError:  # unreadable input: the loader reports it
                 key = None
             entry = store.get(pack.name, _CHECKS, key) if key else None
@@ -183,7 +192,7 @@ class _Game:
             self.store = None
             return True
         self.keys = {name: artefact_key(inputs, name, self.options, self.project.output) for name in self.names}
-        self.keys[_CHECKS] = artefact_key(inputs, _CHECKS, "", self.project.output)
+        self.keys[_CHECKS] = checks_key(inputs, self.project)
         checked = self.store.get(self.slug, _CHECKS, self.keys[_CHECKS])
         if checked is not None:
             self.store.touch(self.slug, _CHECKS, self.keys[_CHECKS])

@@ -206,3 +206,29 @@ def build_lock(target: Path):
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+def staging_folder(target: Path) -> Path:
+    """A new empty staging folder for ``target`` (``output/<slug>``), where the game's next
+    output folder is built (:func:`new_staging`). Raises :class:`OutputError`
+    (``write-failed``) when ``target`` cannot be a writable folder or the staging folder
+    cannot be created."""
+    prepare(target)
+    return new_staging(target)
+
+
+def discard(staging: Path) -> None:
+    """Remove a staging folder from :func:`staging_folder` and what holds it."""
+    shutil.rmtree(staging.parent, ignore_errors=True)
+
+
+def placing_failed(slug: str, target: Path, exc: OSError) -> Diagnostic:
+    """``write-failed`` for an output folder that could not be put in place."""
+    return diag("write-failed", f"{slug}: cannot put the new output in place at {display_path(target)}: "
+                f"{exc.strerror or exc}; the previous output is unchanged", file=display_path(target),
+                hint="make the output folder writable, or build into another project with --root")
+
+
+def forced(slug: str) -> Diagnostic:
+    """``build-forced``: the game is built despite its errors."""
+    return diag("build-forced", f"{slug}: built despite errors because of --force; check the output")
