@@ -67,6 +67,7 @@ CODES: dict[str, Code] = _codes(
     # schema: every card against its type's JSON Schema
     Code("schema", "schema", E, "a card breaks its card type's JSON Schema"),
     Code("schema-invalid", "schema", E, "a card type's JSON Schema is itself not a valid schema"),
+    Code("field-shape", "schema", E, "a card field a chart, the almanac or a layout reads holds a value of the wrong shape (not reported again where the schema says so)"),
     # layout: the layout file of a game
     Code("layout-missing", "layout", E, "a card type has no layout"),
     Code("layout-invalid", "layout", E, "a layout entry is unknown or has a bad value"),
