@@ -118,7 +118,7 @@ CODES: dict[str, Code] = _codes(
     Code("source-mapping", "sources", E, "a source mapping names a column or card type that does not exist"),
     Code("import-refused", "sources", E, "cardforge import would overwrite a card file that is not an import of that sheet"),
     Code("file-unread", "load", W, "a file in a game pack that cardforge does not read"),
-    Code("checks-skipped", "load", I, "checks of the whole card set not run because a card file could not be read"),
+    Code("checks-skipped", "load", I, "checks not run because a file they read could not be read or used (a card file, errata.yaml, the layouts, a rules source)"),
     Code("rules-table-too-wide", "rules-compiler", E, "a rules table's unbreakable words are wider than its column or panel"),
     Code("rules-sheet-underfull", "rules-compiler", W, "the rules leave panels of the accordion sheet that sheet.md did not ask to keep spare"),
     Code("rules-sheet-fit", "rules-compiler", I, "the type size and panel fill of the accordion rules sheet"),
