@@ -94,7 +94,7 @@ def compile_game(pack: Path, project: Project) -> Compiled:
 
 
 def _compile(pack: Path, project: Project) -> Compiled:
-    from cardforge.checks import run_checks
+    from cardforge.checks import run_checks, without_echoes
     from cardforge.errata import accept_findings, apply_errata
     from cardforge.layout import load_layouts
     from cardforge.load import load_game
@@ -108,7 +108,7 @@ def _compile(pack: Path, project: Project) -> Compiled:
     problems += validate_cards(game)
     layouts, layout_problems = load_layouts(game, project.layouts)
     problems += layout_problems
-    problems += run_checks(game, layouts)
+    problems = without_echoes(problems + run_checks(game, layouts, layout_problems[0].file if layout_problems else ""))
     unique = list(dict.fromkeys(problems))  # a layout shared by several types reports its problem once
     return Compiled(game, layouts, accept_findings(game, unique))
 

@@ -67,6 +67,7 @@ CODES: dict[str, Code] = _codes(
     # schema: every card against its type's JSON Schema
     Code("schema", "schema", E, "a card breaks its card type's JSON Schema"),
     Code("schema-invalid", "schema", E, "a card type's JSON Schema is itself not a valid schema"),
+    Code("field-shape", "schema", E, "a card field a chart, the almanac or a layout reads holds a value of the wrong shape (not reported again where the schema says so)"),
     # layout: the layout file of a game
     Code("layout-missing", "layout", E, "a card type has no layout"),
     Code("layout-invalid", "layout", E, "a layout entry is unknown or has a bad value"),
@@ -117,7 +118,7 @@ CODES: dict[str, Code] = _codes(
     Code("source-mapping", "sources", E, "a source mapping names a column or card type that does not exist"),
     Code("import-refused", "sources", E, "cardforge import would overwrite a card file that is not an import of that sheet"),
     Code("file-unread", "load", W, "a file in a game pack that cardforge does not read"),
-    Code("checks-skipped", "load", I, "checks of the whole card set not run because a card file could not be read"),
+    Code("checks-skipped", "load", I, "checks not run because a file they read could not be read or used (a card file, errata.yaml, the layouts, a rules source)"),
     Code("rules-table-too-wide", "rules-compiler", E, "a rules table's unbreakable words are wider than its column or panel (names the table and its line)"),
     Code("rules-sheet-underfull", "rules-compiler", W, "the rules leave panels of the accordion sheet that sheet.md did not ask to keep spare"),
     Code("rules-sheet-fit", "rules-compiler", I, "the type size and panel fill of the accordion rules sheet (printed by `build`)"),

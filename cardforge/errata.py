@@ -20,7 +20,7 @@ import os
 from dataclasses import replace
 from functools import lru_cache
 
-from cardforge.diagnostics import Diagnostic, Severity, diag
+from cardforge.diagnostics import Diagnostic, Severity, diag, has_errors
 from cardforge.load import display_path, read_yaml
 from cardforge.model import Game, Source
 from cardforge.paths import resolve_inside
@@ -71,6 +71,8 @@ def _validator():
 def apply_errata(game: Game) -> tuple[Game, list[Diagnostic]]:
     """The game with every erratum applied (a new Game; the loaded one is not changed)."""
     data, source, problems = read_errata(game)
+    if has_errors(problems):  # refused whole: the checks do not judge cards it may correct or accept
+        game = replace(game, unread={**game.unread, display_path(game.root / ERRATA_FILE): "errata"})
     entries = data.get("errata") or []
     if not entries:
         return game, problems

@@ -70,13 +70,16 @@ def load_game(pack: Path) -> tuple[Game | None, list[Diagnostic]]:
         game.card_files.append(display_path(path))
         file_problems = _load_card_file(game, path)
         if has_errors(file_problems) and not any(c.source.file == display_path(path) for c in game.cards):
-            game.unread.append(display_path(path))
+            game.unread[display_path(path)] = "cards"
         problems += file_problems
     for path in sorted(pack.glob("*.csv")):  # spreadsheet card files (cardforge.sources)
         from cardforge.sources.csvcards import load_csv_cards
 
         game.card_files.append(display_path(path))
-        problems += load_csv_cards(game, path, display_path(path))
+        file_problems = load_csv_cards(game, path, display_path(path))
+        if has_errors(file_problems) and not any(c.source.file == display_path(path) for c in game.cards):
+            game.unread[display_path(path)] = "cards"
+        problems += file_problems
     problems += _duplicates(game)
     return game, problems
 

@@ -131,8 +131,11 @@ class Game:
     icons: dict[str, Icon]
     cards: list[Card] = field(default_factory=list)
     card_files: list[str] = field(default_factory=list)
-    unread: list[str] = field(default_factory=list)  # card files refused whole (not parsed, too large): their cards are missing
+    # files refused whole (not parsed, too large, not UTF-8) -> what the checks lack: "cards" (a card
+    # file: its cards are missing), "errata" (errata.yaml), "layouts", "rules" (see cardforge.checks)
+    unread: dict[str, str] = field(default_factory=dict)
     fonts: dict[str, PackFont] = field(default_factory=dict)  # game.yaml fonts:, by name
+    misshapen: set[str] = field(default_factory=set)  # ids of the cards that break their schema (cardforge.validate)
 
     @property
     def title(self) -> str:

@@ -189,8 +189,8 @@ def evaluate(func, *args, **kwargs):
         raise
     except jinja2.TemplateSyntaxError:
         raise
-    except RecursionError:
-        raise BudgetExceeded("it calls itself without end (recursion)") from None
+    except RecursionError as exc:  # kept as the cause: its traceback holds the template's line
+        raise BudgetExceeded("it calls itself without end (recursion)") from exc
     except MemoryError:
         raise BudgetExceeded("it needs more memory than a card may use") from None
     except Exception as exc:  # noqa: BLE001 - a template may raise anything a filter or method raises

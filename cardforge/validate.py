@@ -51,7 +51,11 @@ def _hazards(schema, source, prefix: tuple) -> list[Diagnostic]:
 
 
 def validate_cards(game: Game) -> list[Diagnostic]:
-    """Validate every card of ``game``; returns all schema diagnostics, in file order."""
+    """Validate every card of ``game``; returns all schema diagnostics, in file order.
+
+    The cards that break their schema are noted in ``game.misshapen`` (their ids): the rules
+    sources leave them out of the data they print, so a field of the wrong shape is one
+    ``schema`` error, not also a failed rulebook."""
     validators, problems = card_type_validators(game)
     for card in game.cards:
         validator = validators.get(card.type)
@@ -59,7 +63,10 @@ def validate_cards(game: Game) -> list[Diagnostic]:
             continue
         try:
             data = {k: v for k, v in card.data.items() if k != "layout"}  # layout keys: checked like layouts
-            problems += validate(data, validator, card.source, subject=f"{card.type} card {card.name!r}")
+            broken = validate(data, validator, card.source, subject=f"{card.type} card {card.name!r}")
+            if broken:
+                game.misshapen.add(card.id)
+            problems += broken
         except Unresolvable as exc:
             type_source = game.card_types[card.type].source
             problems.append(diag("schema-invalid", f"the schema of card type {card.type!r} has a $ref that resolves to nothing: {exc}",

@@ -218,11 +218,9 @@ def _load(raw: bytes, name: str) -> tuple[Any, LineMap]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        raise YamlError([diag("yaml-syntax", f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be read",
-                              file=name, line=line, column=column,
-                              hint="save the file as UTF-8")]) from None
+        from cardforge.textfile import undecodable
+
+        raise YamlError([undecodable(raw, exc, "yaml-syntax", name)]) from None
     _measure(text, name)
     loader = Loader(text)
     try:

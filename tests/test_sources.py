@@ -177,7 +177,7 @@ def test_import_json_rows_and_squib_columns(tmp_path, form):
 
 
 @pytest.mark.parametrize("name, content, message", [
-    ("bad.csv", b"name,type\n\xff\xfe,card\n", "bad.csv:2: error[source-unreadable]: not UTF-8 text"),
+    ("bad.csv", b"name,type\n\xff\xfe,card\n", "bad.csv:2:1: error[source-unreadable]: not UTF-8 text: byte 0xff cannot be read (the file looks like Windows-1252"),
     ("bad.xlsx", b"PK\x03\x04 not really a workbook", "error[source-unreadable]: not an Excel workbook"),
     ("bad.json", b'{"name": [1, 2', "bad.json:1:15: error[source-unreadable]: not JSON"),
     ("bad.json", b'"just text"', "error[source-unreadable]: a JSON card source is a list of rows"),

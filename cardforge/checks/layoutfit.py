@@ -8,8 +8,12 @@ how many items the card has; nothing is silently dropped.
 """
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from jinja2 import TemplateError
+
+from cardforge.budget import BudgetExceeded
 from cardforge.checks import common
 from cardforge import facecache
 from cardforge.diagnostics import Diagnostic, diag
@@ -76,23 +80,46 @@ def _table(card: Card, side: str, el, ctx: dict, file: str, game: Game) -> list[
                  hint=f"fewer rows, or a larger box or smaller min_size for `{el.name}` in {file} (line {el.line})")]
 
 
+# what a repeated element or a table raises for a card whose data it cannot use
+UNDRAWN = (TemplateError, templates.TemplateFailure, BudgetExceeded)
+
+
+def _undrawn(card: Card, side: str, el, over: str, exc: Exception, file: str) -> Diagnostic:
+    """``field-shape`` (``template-budget``) for an element whose ``over``/``rows`` expression
+    fails on ``card``, at the line of the card field it reads (``card.rows``); ``layout-invalid``
+    at the element's line when the expression does not parse."""
+    if isinstance(exc, TemplateError):  # the expression itself: at its line in the layout file
+        return diag("layout-invalid", f"{card.type} card {card.name!r}: `{el.name}` reads `{over}`, which does not "
+                    f"parse: {exc.message}", file=file, line=el.line, card=card.name)
+    named = re.search(r"\bcard\.([A-Za-z_][A-Za-z0-9_]*)", over)
+    field = named.group(1) if named and named.group(1) in card.data else None
+    line = card.source.line(field) if field else card.source.line()
+    column = card.source.column(field) if field else 0
+    code = "template-budget" if isinstance(exc, BudgetExceeded) else "field-shape"
+    message = str(exc)
+    return diag(code, f"{card.type} card {card.name!r}: {side} `{el.name}` cannot be drawn: {message}",
+                file=card.source.file, line=line, column=column, card=card.name,
+                hint=f"give the card's `{field or over}` the shape `{el.name}` reads ({file}, line {el.line})")
+
+
 def _overflow(card: Card, side: str, face: Face, ctx: dict, layout: Layout, file: str, game: Game) -> list[Diagnostic]:
     found = []
     w, h = layout.size
     reported: set[str] = set()  # elements repeating over the same list overflow together: one report
     for el in face.elements:
         if el.kind == "table":
-            found += _table(card, side, el, ctx, file, game)
+            try:
+                found += _table(card, side, el, ctx, file, game)
+            except UNDRAWN as exc:
+                found.append(_undrawn(card, side, el, el.rows, exc, file))
         if el.repeat is None or el.repeat.over in reported:
             continue
         area = el.repeat.within or (0.0, 0.0, w, h)
         try:
             placed = repeat.copies(el.box, el.repeat, ctx)
-        except TypeError:
-            found.append(diag("layout-overflow", f"{card.type} card {card.name!r}: {side} `{el.name}` repeats over "
-                              f"`{el.repeat.over}`, which is not a list or a number on this card",
-                              file=card.source.file, line=card.source.line(), card=card.name,
-                              hint=f"see `{el.name}` in {file} (line {el.line})"))
+        except UNDRAWN as exc:
+            reported.add(el.repeat.over)  # the elements repeating over the same field fail together
+            found.append(_undrawn(card, side, el, el.repeat.over, exc, file))
             continue
         out = [c for c in placed if repeat.outside(c, area)]
         if out:

@@ -102,7 +102,11 @@ def _typography(card, side: str, fits: list, layouts: LayoutSet) -> list[Diagnos
 def _shared_back(card, back_id: str, game: Game, layouts: LayoutSet) -> list[Diagnostic]:
     """``text-overflow`` of a shared back, placed on the element's line in the layout file."""
     found = []
-    for fitted in card_render.fit_face(layouts.backs[back_id], common.back(card, game), game):
+    try:
+        fits = card_render.fit_face(layouts.backs[back_id], common.back(card, game), game)
+    except (TemplateError, TemplateFailure, BudgetExceeded):
+        return []  # reported by the faces family, at the element's line
+    for fitted in fits:
         block, el = fitted.block, fitted.element
         if block.fits:
             continue

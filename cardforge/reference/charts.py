@@ -35,13 +35,40 @@ def luminance(hex_colour: str) -> float:
     return 0.2126 * c.red + 0.7152 * c.green + 0.0722 * c.blue
 
 
+def _scalar(value) -> bool:
+    return isinstance(value, (str, int, float)) or value is None
+
+
+def misshapen(card, spec: dict) -> tuple[str, str] | None:
+    """(field, what it should be) when ``card`` holds a value of the wrong shape in a field
+    the chart ``spec`` reads (``x``, ``stack``, ``value``), else None."""
+    data = card.data
+    for key in ("x", "stack"):
+        if isinstance(spec.get(key), str) and not _scalar(data.get(spec[key])):
+            return spec[key], "one value (a word or a number)"
+    if isinstance(spec.get("value"), str):
+        mapping, parts = data, spec["value"].split(".")
+        for n, part in enumerate(parts):
+            mapping = mapping.get(part) if isinstance(mapping, dict) else None
+            if mapping is not None and not isinstance(mapping, dict):
+                return ".".join(parts[:n + 1]), "a mapping" + (" of names to numbers" if n == len(parts) - 1 else "")
+        if any(isinstance(v, bool) or not isinstance(v, (int, float)) for v in (mapping or {}).values()):
+            return spec["value"], "a mapping of names to numbers"
+    return None
+
+
 def series(game: Game, spec: dict) -> tuple[list, list, dict]:
-    """(x values in order, series names, {(x, series): count}) of a chart spec."""
+    """(x values in order, series names, {(x, series): count}) of a chart spec.
+
+    A card holding a value of the wrong shape where the chart reads (:func:`misshapen`) is
+    left out: the charts check reports it."""
     default = spec.get("x_default", "none")
     xs: list = []
     stacks: list = []
     counts: dict = {}
     for card in game.cards_of(spec["type"]):
+        if misshapen(card, spec):
+            continue
         x = card.data.get(spec["x"], default)
         if spec.get("value"):
             mapping = card.data
@@ -57,7 +84,9 @@ def series(game: Game, spec: dict) -> tuple[list, list, dict]:
                 stacks.append(stack)
             counts[(x, stack)] = counts.get((x, stack), 0) + amount
     order = spec.get("order")
-    xs.sort(key=lambda v: (order.index(v) if order and v in order else len(order or []), isinstance(v, str), v))
+    order = order if isinstance(order, list) else []
+    xs.sort(key=lambda v: (order.index(v) if v in order else len(order),) + (
+        (0, v) if isinstance(v, (int, float)) else (1, str(v))))
     return xs, stacks, counts
 
 

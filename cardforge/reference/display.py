@@ -32,6 +32,16 @@ from typing import Any
 from cardforge.model import Card, Game
 from cardforge.templates import roman, tally
 
+
+def _tally(value: dict) -> str:
+    """Icon counts as tokens (:func:`cardforge.templates.tally`); counts too large to draw
+    as icons (a card's schema error) as numbers."""
+    counts = {k: v for k, v in value.items() if isinstance(v, int) and not isinstance(v, bool)}
+    try:
+        return tally(counts)
+    except TypeError:
+        return ", ".join(f"{n} {{{name}}}" for name, n in counts.items())
+
 NEVER = {"name", "type", "quantity", "text", "flavour", "source", "note", "provisional"}
 
 
@@ -72,7 +82,7 @@ def value_text(value: Any, fmt: dict, game: Game) -> str:
     if isinstance(value, list):
         return ", ".join(value_text(v, fmt, game) for v in value)
     if isinstance(value, dict):
-        return tally({k: v for k, v in value.items() if isinstance(v, int)})
+        return _tally(value)
     enum = fmt.get("enum") or {}
     if value in enum:
         shown = str(enum[value])
@@ -112,7 +122,7 @@ def shown(card: Card, game: Game) -> list[Shown]:
                        for c in cols] for r in rows])
             out.append(Shown(key, label, table=table, designed=designed))
         elif fmt.get("format") == "icons" and isinstance(value, dict):
-            out.append(Shown(key, label, tally({k: v for k, v in value.items() if isinstance(v, int)}), designed=designed))
+            out.append(Shown(key, label, _tally(value), designed=designed))
         elif isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)):
             continue  # a mapping or a list of mappings without columns is not flattened into a line
         else:

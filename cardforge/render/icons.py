@@ -68,8 +68,12 @@ def inspect_svg(svg: Path) -> tuple[str, str] | None:
         return "icon-file", "is a PNG image, not an SVG: save the icon as SVG (vector) or convert it"
     try:
         text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return "icon-file", "is not an SVG (not UTF-8 text: an image of another format named .svg?)"
+    except UnicodeDecodeError as exc:
+        from cardforge.textfile import looks_like, position
+
+        line, column = position(raw, exc.start)
+        return "icon-file", (f"is not an SVG: not UTF-8 text from line {line}, column {column} (byte 0x{raw[exc.start]:02x}; "
+                             f"the file looks like {looks_like(raw)})")
     if "<!DOCTYPE" in text or "<!ENTITY" in text:
         return "icon-file", "declares a DOCTYPE or entities; remove them (icons need neither)"
     try:

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from jinja2 import Undefined
+
 from cardforge import templates
 
 
@@ -39,16 +41,35 @@ class Copy:
     index: int
 
 
-def items(rep: Repeat, ctx: dict[str, Any]) -> list[tuple[int, int, Any]]:
-    """(row, col, item) for every item ``rep.over`` gives on this card."""
-    value = templates.expression(rep.over)(**ctx)
-    if value is None:
-        return []
+MAX_ITEMS = 1000  # copies of one repeated element on one card
+
+
+def _listed(value: Any, what: str) -> list:
+    """``value`` (a list, or a count n meaning 0..n-1) as a list, or :class:`TemplateFailure`."""
     if isinstance(value, int) and not isinstance(value, bool):
-        value = list(range(value))
-    value = list(value)
+        if value > MAX_ITEMS:
+            raise templates.TemplateFailure(f"{what} gives {value:,} items; a card repeats an element at most {MAX_ITEMS:,} times")
+        return list(range(value))
+    if isinstance(value, (list, tuple, str, dict)) and len(value) <= MAX_ITEMS:
+        return list(value)
+    raise templates.TemplateFailure(f"{what} gives {type(value).__name__} {str(value)[:40]!r}, not a list or a number"
+                                    if not isinstance(value, (list, tuple, str, dict)) else
+                                    f"{what} gives {len(value):,} items; a card repeats an element at most {MAX_ITEMS:,} times")
+
+
+def items(rep: Repeat, ctx: dict[str, Any]) -> list[tuple[int, int, Any]]:
+    """(row, col, item) for every item ``rep.over`` gives on this card.
+
+    Raises :class:`~cardforge.templates.TemplateFailure` when it gives neither a list nor a
+    count (a card field of the wrong shape) or more than :data:`MAX_ITEMS`, and what
+    evaluating ``over`` raises."""
+    value = templates.expression(rep.over)(**ctx)
+    if value is None or isinstance(value, Undefined):  # a card without the field: nothing to repeat
+        return []
+    value = _listed(value, f"`{rep.over}`")
     if rep.nested:
-        return [(r, c, item) for r, row in enumerate(value) for c, item in enumerate(row or [])]
+        return [(r, c, item) for r, row in enumerate(value)
+                for c, item in enumerate(_listed(row or [], f"row {r + 1} of `{rep.over}`"))]
     if rep.columns:
         return [(i // rep.columns, i % rep.columns, item) for i, item in enumerate(value)]
     return [(0, i, item) for i, item in enumerate(value)]

@@ -51,8 +51,13 @@ def _styles(el, size: float) -> tuple[list[text.TextStyle], list[text.TextStyle]
 
 
 def contents(el, ctx: dict[str, Any]) -> tuple[list[str] | None, list[list[str]]]:
-    """(header texts or None, body rows of cell texts) of table ``el`` on one card."""
+    """(header texts or None, body rows of cell texts) of table ``el`` on one card.
+
+    Raises :class:`~cardforge.templates.TemplateFailure` when ``rows`` gives no list (a card
+    field of the wrong shape), and what its templates raise."""
     rows = templates.expression(el.rows)(**ctx) or []
+    if not isinstance(rows, (list, tuple)):
+        raise templates.TemplateFailure(f"`{el.rows}` gives {type(rows).__name__} {str(rows)[:40]!r}, not a list of rows")
     header = None
     if any("header" in col for col in el.columns):
         header = [templates.render(col.get("header", ""), ctx).strip() for col in el.columns]

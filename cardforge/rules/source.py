@@ -39,6 +39,7 @@ from cardforge.model import Game
 from cardforge.budget import BudgetExceeded
 from cardforge.paths import InputFileError, read_limited, resolve_inside
 from cardforge.templates import TemplateFailure, environment, evaluate
+from cardforge.textfile import undecodable
 
 SOURCES = {"rulebook": "rulebook.md", "sheet": "sheet.md"}
 STRICT = environment(strict=True)
@@ -59,12 +60,20 @@ class Macros:
     def __init__(self, game: Game):
         self.game = game
         self.data = game.data
-    def _t(self, text: Any) -> str:
-        """Render a data string that may use the macros itself."""
+        self.failure: Diagnostic | None = None  # the first data string that failed, placed in game.yaml
+
+    def _t(self, text: Any, *where: Any) -> str:
+        """Render a data string (at ``where`` in game.yaml) that may use the macros itself;
+        when it fails, :attr:`failure` places the error at the string's line in game.yaml."""
         text = str(text)
         if "{{" not in text and "{%" not in text:
             return text
-        return strict_template(text).render(self.context())
+        try:
+            return strict_template(text).render(self.context())
+        except Exception as exc:
+            if self.failure is None:
+                self.failure = data_failure(self.game, where, text, exc)
+            raise
 
     def n(self, name: str) -> Any:
         value = (self.data.get("numbers") or {})[name]
@@ -83,26 +92,29 @@ class Macros:
         return "\n".join(printed + ["", "**You also need** (not printed):", ""] + supply)
 
     def setup_steps(self) -> str:
-        return "\n".join(f"{i}. {self._t(step)}" for i, step in enumerate(self.data.get("setup") or [], 1))
+        return "\n".join(f"{i}. {self._t(step, 'setup', i - 1)}"
+                         for i, step in enumerate(self.data.get("setup") or [], 1))
 
     def turn_sequence(self, detail: bool = False) -> str:
         out = []
         for i, phase in enumerate(self.data.get("turn") or [], 1):
-            text = phase.get("detail") if detail and phase.get("detail") else phase.get("summary", "")
-            out.append(f"{i}. **{phase['name']}.** {self._t(text)}".rstrip())
+            key = "detail" if detail and phase.get("detail") else "summary"
+            out.append(f"{i}. **{phase['name']}.** {self._t(phase.get(key, ''), 'turn', i - 1, key)}".rstrip())
         return "\n".join(out)
 
     def game_end(self) -> str:
-        return "\n".join(f"- {self._t(item)}" for item in self.data.get("end") or [])
+        return "\n".join(f"- {self._t(item, 'end', i)}" for i, item in enumerate(self.data.get("end") or []))
 
     def table(self, table_id: str) -> str:
         spec = (self.data.get("tables") or {})[table_id]
         columns = spec["columns"]
         lines = ["| " + " | ".join(_md_cell(c) for c in columns) + " |",
                  "|" + "---|" * len(columns)]
-        for row in spec["rows"]:
+        for r, row in enumerate(spec["rows"]):
+            keys = columns if isinstance(row, dict) else range(len(row))
             cells = [row.get(c, "") for c in columns] if isinstance(row, dict) else row
-            lines.append("| " + " | ".join(_md_cell(self._t(c)) for c in cells) + " |")
+            lines.append("| " + " | ".join(_md_cell(self._t(c, "tables", table_id, "rows", r, k))
+                                           for c, k in zip(cells, keys)) + " |")
         title = f"**{spec['title']}**\n\n" if spec.get("title") else ""
         return f"<!-- table: {table_id} -->\n" + title + "\n".join(lines)
 
@@ -155,26 +167,55 @@ def render_source(game: Game, kind: str) -> tuple[str | None, list[Diagnostic]]:
     inside = resolve_inside(game.root, SOURCES[kind], file=name, what="rules source", must_exist=True)
     if isinstance(inside, Diagnostic):
         return None, [inside]
+    macros = Macros(game)
     try:
-        text = read_limited(path, display=name).decode("utf-8")
+        raw = read_limited(path, display=name)
+        text = raw.decode("utf-8")
         template = strict_template(text)
-        return evaluate(template.render, Macros(game).context()), []
+        return evaluate(template.render, macros.context()), []
     except InputFileError as exc:
         return None, [exc.diagnostic]
     except TemplateSyntaxError as exc:
+        if macros.failure is not None:  # a template in game.yaml data: at its line there
+            return None, [macros.failure]
         return None, [diag("rules-template", exc.message or str(exc), file=name, line=exc.lineno or 0)]
     except UnicodeDecodeError as exc:
-        return None, [diag("rules-template", f"not UTF-8 text: {exc.reason}", file=name,
-                           hint="save the file as UTF-8")]
+        return None, [undecodable(raw, exc, "rules-template", name)]
     except BudgetExceeded as exc:
+        if macros.failure is not None:
+            return None, [macros.failure]
         return None, [diag("template-budget", f"{SOURCES[kind]} was stopped: {exc}", file=name,
-                           line=_template_line(exc), hint="the rules render the game's data once; simplify the template")]
-    except TemplateFailure as exc:
-        cause = exc.__cause__ or exc
-        return None, [diag("rules-template", str(exc), file=name, line=_template_line(cause))]
-    except (TemplateError, KeyError, TypeError, ValueError, OSError) as exc:
-        line = _template_line(exc)
-        return None, [diag("rules-template", f"{type(exc).__name__}: {exc}", file=name, line=line)]
+                           line=_template_line(exc.__cause__ or exc),
+                           hint="the rules render the game's data once; simplify the template")]
+    except (TemplateFailure, TemplateError, KeyError, TypeError, ValueError, OSError) as exc:
+        cause = exc.__cause__ or exc if isinstance(exc, TemplateFailure) else exc
+        message = str(exc) if isinstance(exc, TemplateFailure) else f"{type(exc).__name__}: {exc}"
+        if macros.failure is not None:  # a template in game.yaml data: at its line there
+            return None, [macros.failure]
+        if game.misshapen:  # it read a card field of the wrong shape, most likely: the schema error says so
+            return None, [diag("checks-skipped", f"{SOURCES[kind]} not rendered ({message}): "
+                               f"{len(game.misshapen)} card(s) break their schema", file=name,
+                               line=_template_line(cause), hint="fix the schema errors of the cards first")]
+        return None, [diag("rules-template", message, file=name, line=_template_line(cause))]
+
+
+def data_failure(game: Game, where: tuple, text: str, exc: BaseException) -> Diagnostic:
+    """The diagnostic of a template in game.yaml data (``where``: its path there) that failed
+    while a rules source rendered it: at the string's line in game.yaml, plus the template's
+    own line inside the string when it has several."""
+    src = game.source
+    line, column = src.line(*where), src.column(*where)
+    inner = _template_line(exc.__cause__ or exc) if not isinstance(exc, TemplateSyntaxError) else exc.lineno or 0
+    if isinstance(exc, (BudgetExceeded, RecursionError)):
+        code, message = "template-budget", f"was stopped: {exc if isinstance(exc, BudgetExceeded) else 'it calls itself without end (recursion)'}"
+    elif isinstance(exc, TemplateSyntaxError):
+        code, message = "rules-template", f"does not parse: {exc.message}"
+    else:
+        code, message = "rules-template", f"fails: {exc if isinstance(exc, TemplateFailure) else f'{type(exc).__name__}: {exc}'}"
+    if inner > 1 and "\n" in text:
+        line, column = src.lines.in_string(src.path + tuple(where), text, len("\n".join(text.split("\n")[:inner - 1])) + 1)
+    return diag(code, f"the template {text[:60]!r} in {'.'.join(map(str, where))} {message}", file=src.file,
+                line=line, column=column, hint="the rules print this game.yaml string; fix its jinja2 there")
 
 
 def table_source_line(game: Game, kind: str, name: str) -> tuple[str, int]:

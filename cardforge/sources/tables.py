@@ -94,10 +94,10 @@ def _text(raw: bytes, display: str) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = raw[:exc.start].count(b"\n") + 1
-        raise SourceError([diag("source-unreadable", f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be read",
-                                file=display, line=line,
-                                hint="save the spreadsheet as \"CSV UTF-8\"")]) from None
+        from cardforge.textfile import undecodable
+
+        raise SourceError([undecodable(raw, exc, "source-unreadable", display,
+                                       hint="save the spreadsheet as \"CSV UTF-8\"")]) from None
 
 
 def _csv(raw: bytes, display: str) -> Table:
