@@ -72,7 +72,8 @@ def build(
     project = Project(root.resolve())
     packs, problems = project.packs(games)
     failed = bool(problems)
-    from cardforge.incremental import build_games, default_jobs
+    from cardforge.incremental import build_games
+    from cardforge.processes import default_jobs
 
     with _progress_bars(packs) as advance:
         results = build_games(project, packs, options, force=force, jobs=jobs or default_jobs(),
@@ -130,7 +131,7 @@ def watch(
 
     Every rebuild is incremental (only outputs whose inputs changed are drawn, see `cardforge build`) and prints what it built, its errors and warnings, and the time it took. It takes the options of `cardforge build` and writes what `cardforge build` with them writes.
     """
-    from cardforge.incremental import default_jobs
+    from cardforge.processes import default_jobs
     from cardforge.watch import watch as run_watch
 
     project = Project(root.resolve())

@@ -21,7 +21,8 @@ from dataclasses import replace
 from functools import lru_cache
 
 from cardforge.diagnostics import Diagnostic, Severity, diag, has_errors
-from cardforge.load import display_path, read_yaml
+from cardforge.diagnostics import display_path
+from cardforge.sources.yamlfile import read_yaml
 from cardforge.model import Game, Source
 from cardforge.paths import resolve_inside
 from cardforge.schema import validate

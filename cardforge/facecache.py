@@ -208,9 +208,7 @@ def table_key(el, ctx: dict[str, Any], box_w: float, box_h: float, icons: dict) 
     ctx_digest = _context_digest(store, ctx)
     if not ctx_digest:
         return ()
-    from cardforge.render.text import _icons_key
-
-    return ("table", ctx_digest, repr(el), box_w, box_h, store.icons_digest(_icons_key(icons)))
+    return ("table", ctx_digest, repr(el), box_w, box_h, store.icons_digest(icons_key(icons)))
 
 
 def digest_of(values: dict[str, Any]) -> bytes:
@@ -242,23 +240,24 @@ def _fit_digest(store: _Store, text: str, style, box_w: float, box_h: float, ico
     whose version names the file) as the installed ReportLab reads it."""
     known = store.styles.get(id(style))
     if known is None or known[0] is not style:
-        from cardforge.render import fonts
+        from cardforge.typefaces import styled
 
-        faces = {style.font, *(fonts.styled(style.font, b, i) for b, i in ((True, False), (False, True), (True, True)))}
+        faces = {style.font, *(styled(style.font, b, i) for b, i in ((True, False), (False, True), (True, True)))}
         known = store.styles[id(style)] = (style, f"{style!r}\n{sorted(faces)!r}")
     return ("fit", text, known[1], box_w, box_h, store.icons_digest(icons_key))
 
 
-def known_fit(text: str, style, box_w: float, box_h: float, icons_key: tuple) -> Block | None:
-    """The kept figures of a text that fitted (a :class:`~cardforge.render.text.Block`
-    without lines, for the checks only), or None."""
+def known_fit(text: str, style, box_w: float, box_h: float, icons_key: tuple) -> tuple[float, float, float, float] | None:
+    """The kept figures of a text that fitted, ``(size, height, width, smallest size)`` in
+    pt, for the checks only (:func:`cardforge.render.text.fit` makes them a block without
+    lines), or None."""
     store = _here.store
     if store is None:
         return None
     value = store.get(_fit_digest(store, text, style, box_w, box_h, icons_key))
-    if not isinstance(value, tuple):
+    if not (isinstance(value, tuple) and len(value) == 4):
         return None
-    return _measured(*value)
+    return value
 
 
 def learnt_fit(text: str, style, box_w: float, box_h: float, icons_key: tuple, block: Block) -> None:
@@ -273,7 +272,17 @@ def learnt_fit(text: str, style, box_w: float, box_h: float, icons_key: tuple, b
               (block.size, block.height, block.width, smallest))
 
 
-def _measured(size: float, height: float, width: float, smallest: float) -> Block:
-    from cardforge.render.text import Figures
+_ICON_KEYS: dict[int, tuple[dict, tuple]] = {}  # id(icons) -> (icons, their content), the dict kept so its id stays its own
 
-    return Figures([], size, height, width, True, least=smallest)
+
+def icons_key(icons: dict) -> tuple:
+    """What a fit depends on in a game's icons (name -> :class:`~cardforge.model.Icon`):
+    each icon's name and every field, worked out once per icons mapping."""
+    known = _ICON_KEYS.get(id(icons))
+    if known is not None and known[0] is icons and len(known[1]) == len(icons):
+        return known[1]
+    key = tuple((name, repr(icon)) for name, icon in sorted(icons.items()))
+    if len(_ICON_KEYS) > 64:
+        _ICON_KEYS.clear()
+    _ICON_KEYS[id(icons)] = (icons, key)
+    return key

@@ -13,7 +13,6 @@ succeeded (:mod:`cardforge.staging`). This is the only build: ``build``, ``watch
 """
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -25,6 +24,7 @@ from cardforge.build import (BuildOptions, BuildResult, Compiled, Project, Rende
                              render_artefact)
 from cardforge.cache import Entry, Store, artefact_key, load_digests, pack_inputs, same_content, save_digests
 from cardforge.cache.registry import DECK_PAGES, DIGESTS, RULES_MEMO
+from cardforge import workers
 from cardforge.diagnostics import Diagnostic, has_errors
 from cardforge.staging import (OutputError, build_lock, discard, forced, leftovers, place, placing_failed, prepare,
                                staging_folder)
@@ -36,16 +36,7 @@ Progress = Callable[[str, int, int], None]
 _CHECKS = "checks"  # the cache entry holding a game's diagnostics
 _COST = {"deck.pdf": 0, "reference.pdf": 1, "print-shop": 0, "tts": 0}  # slow outputs start first
 
-_progress_queue = None  # in a worker process: where deck progress is sent
 _RECENT: dict[str, tuple[str, Compiled]] = {}  # slug -> (inputs key, the game last compiled from them)
-
-
-def default_jobs() -> int:
-    """The number of cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def build_games(project: Project, packs: list[Path], options: BuildOptions = BuildOptions(), *,
@@ -71,7 +62,8 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
     if store:
         load_digests(DIGESTS.folder(project.output))
     games = [_Game(pack, project, options, store, only=only) for pack in packs]
-    with ExitStack() as locks, _pool(jobs, progress, games) as pool:
+    totals = {game.slug: game for game in games}
+    with ExitStack() as locks, workers.pool(jobs, progress, lambda slug: totals[slug].total) as pool:
         for game in games:
             game.locks = locks
         running: dict[Future, tuple[_Game, str]] = {}
@@ -321,7 +313,8 @@ def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
     documents' memo (:mod:`cardforge.rules.memo`), or None for neither;
     ``jobs``: processes the deck's sheets may be drawn by."""
     slug = compiled.game.slug
-    report = (lambda n: _progress_queue.put((slug, n))) if _progress_queue is not None and name == "deck.pdf" else None
+    queue = workers.progress_queue
+    report = (lambda n: queue.put((slug, n))) if queue is not None and name == "deck.pdf" else None
     store = memo = None
     if pages is not None and name == "deck.pdf":
         from cardforge.render.pages import PageStore, context_digest
@@ -338,122 +331,3 @@ def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
         return render_artefact(compiled, name, staging, options, report, pages=store, jobs=jobs, memo=memo), None
     except RenderError as exc:
         return [], exc.diagnostics
-
-
-class _Inline:
-    """The pool of one: runs each task at once in this process, reporting progress as it goes."""
-
-    def __init__(self, progress: Progress | None, games: list[_Game]):
-        self.report = _Report(progress, games)
-
-    def submit(self, fn, *args) -> Future:
-        from concurrent.futures import Future
-
-        global _progress_queue
-        future: Future = Future()
-        _progress_queue = self.report
-        try:
-            future.set_result(fn(*args))
-        finally:
-            _progress_queue = None
-        return future
-
-    def drain(self) -> None:
-        pass
-
-    def warm_up(self) -> None:
-        pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
-class _Report:
-    """Progress reports (slug, cards drawn) passed on with the game's card count."""
-
-    def __init__(self, progress: Progress | None, games: list[_Game]):
-        self.progress = progress
-        self.games = {g.slug: g for g in games}
-
-    def put(self, item: tuple[str, int]) -> None:
-        if self.progress:
-            slug, done = item
-            self.progress(slug, done, self.games[slug].total)
-
-
-class _Pool:
-    """A process pool (forked) with a queue for progress reports from its workers."""
-
-    def __init__(self, jobs: int, progress: Progress | None, games: list[_Game]):
-        self.jobs = jobs
-        self.report = _Report(progress, games)
-        self.executor = None  # started by the first task: a build served from the cache forks nothing
-
-    def submit(self, fn, *args) -> Future:
-        if self.executor is None:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
-
-            context = multiprocessing.get_context("fork")
-            self.queue = context.SimpleQueue()
-            self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_worker,
-                                                initargs=(self.queue,))
-        return self.executor.submit(fn, *args)
-
-    def drain(self) -> None:
-        while self.executor is not None and not self.queue.empty():
-            self.report.put(self.queue.get())
-
-    def warm_up(self) -> None:
-        """Give each worker but one a :func:`_warm_up` (queued after the tasks already
-        submitted: a worker takes one when it is idle)."""
-        for _ in range(self.jobs - 1):
-            self.submit(_warm_up)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        if self.executor is not None:
-            self.executor.shutdown(wait=True, cancel_futures=True)
-        return False
-
-
-def _warm_up() -> None:
-    """In a pool worker with nothing to do while a game compiles: import what drawing needs
-    and parse the shipped sans and serif faces, so that its first output starts drawing at
-    once (a forked worker has only what the build imported before forking)."""
-    try:
-        import reportlab.pdfgen.canvas  # noqa: F401
-        import reportlab.platypus  # noqa: F401
-
-        from cardforge.render import fonts
-
-        fonts.register_families(("sans", "serif"))
-    except (ImportError, OSError):  # reported where an output needs them
-        pass
-
-
-def _worker(queue) -> None:
-    global _progress_queue
-    _progress_queue = queue
-    _die_with_parent()
-
-
-def _die_with_parent() -> None:
-    """On Linux, ask the kernel to end this worker when the build that forked it dies (a
-    killed build must not leave workers behind); elsewhere the pool's own shutdown does."""
-    try:
-        import ctypes
-        import signal
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-
-
-def _pool(jobs: int, progress: Progress | None, games: list[_Game]):
-    return _Pool(jobs, progress, games) if jobs > 1 else _Inline(progress, games)

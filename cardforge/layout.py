@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from cardforge.diagnostics import Diagnostic, diag
-from cardforge.load import read_yaml
+from cardforge.sources.yamlfile import read_yaml
 from cardforge.model import Card, Game, Source
 from cardforge.packfonts import font_keys
-from cardforge.render.fonts import FONTS
+from cardforge.typefaces import FONTS
 from cardforge.render.repeat import Repeat
 from cardforge.render.text import TextStyle
 from cardforge.schema import validate

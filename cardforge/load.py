@@ -13,22 +13,10 @@ from cardforge.diagnostics import Diagnostic, diag, display_path, has_errors
 from cardforge.model import Card, CardType, Game, Icon, Source
 from cardforge.paths import GAME_FILE, find_packs, resolve_inside  # noqa: F401  (find_packs: part of this module's API)
 from cardforge.schema import validate_game_file
-from cardforge.yamlsource import YamlError, load_yaml
+from cardforge.sources.yamlfile import read_yaml  # noqa: F401  (part of this module's API)
 
 MAX_QUANTITY = 1000  # copies of one card
 NOT_CARD_FILES = {GAME_FILE, "errata.yaml"}
-
-
-def read_yaml(path: Path) -> tuple[object, Source | None, list[Diagnostic]]:
-    """Load one YAML file; on failure return ``(None, None, diagnostics)``."""
-    name = display_path(path)
-    try:
-        data, lines = load_yaml(path, name)
-    except YamlError as exc:
-        return None, None, exc.diagnostics
-    except OSError as exc:
-        return None, None, [diag("pack-missing", f"cannot read {name}: {exc.strerror}", file=name)]
-    return data, Source(name, lines), []
 
 
 def load_game(pack: Path) -> tuple[Game | None, list[Diagnostic]]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardforge.typefaces import FACES  # noqa: F401  (the faces of a font family, in order)
 from cardforge.yamlsource import LineMap, PathKey
 
 
@@ -72,7 +73,6 @@ class Icon:
     legend: bool = True  # False: decorative, not listed in the icon legend
 
 
-FACES = ("regular", "bold", "italic", "bold_italic")  # the faces of a font family, in order
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class PackFont:
     the SHA-256 ``digest`` of the files, and whether the rules documents print in it.
 
     Creating one (loading, or unpickling in a worker process) registers its faces with
-    :mod:`cardforge.render.fonts` under keys that name the content (:attr:`key`), so two
+    :mod:`cardforge.typefaces` under keys that name the content (:attr:`key`), so two
     packs may declare fonts of the same name."""
 
     name: str
@@ -92,7 +92,7 @@ class PackFont:
     rules: bool = False
 
     def __post_init__(self):
-        from cardforge.render.fonts import declare
+        from cardforge.typefaces import declare
 
         declare(self)
 

@@ -51,7 +51,7 @@ def _printable(faces: frozenset[str]) -> frozenset[int]:
 
 def _faces(card: Card, layouts: LayoutSet | None, field: str) -> set[str]:
     """The fonts that print ``field`` of ``card`` (with their bold and italic faces)."""
-    from cardforge.render.fonts import FAMILIES, FAMILY_OF, known
+    from cardforge.typefaces import FAMILIES, FAMILY_OF, known
 
     faces = set()
     layout = layouts.by_type.get(card.type) if layouts else None

@@ -296,9 +296,9 @@ def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit
 
 
 def _worker() -> None:
-    from cardforge.incremental import _die_with_parent
+    from cardforge.processes import die_with_parent
 
-    _die_with_parent()
+    die_with_parent()
 
 
 def _draw_chunk(indices: list[int]) -> dict[int, object]:

@@ -4,7 +4,8 @@ declares (game.yaml ``fonts:``, :mod:`cardforge.packfonts`), registered with Rep
 Every PDF embeds the subsets of these TrueType fonts it uses; nothing depends on fonts
 installed on the machine. Layouts name fonts by the keys of :data:`FONTS` or by a pack
 font's name; resolved layouts hold font keys: a key of :data:`FONTS`, or a pack face's
-``name@digest`` key (:meth:`cardforge.model.PackFont.face`), registered by :func:`declare`.
+``name@digest`` key (:meth:`cardforge.model.PackFont.face`), declared in
+:mod:`cardforge.typefaces` (which font keys exist is known below the drawing stage).
 A pack font marked ``rules: true`` replaces sans and serif in the rules documents
 (:func:`rules_documents`).
 """
@@ -14,55 +15,14 @@ import threading
 from contextlib import contextmanager
 from functools import lru_cache, wraps
 from importlib import resources
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cardforge.model import PackFont
 
-FONTS = {
-    "sans": "DejaVuSans.ttf",
-    "sans-bold": "DejaVuSans-Bold.ttf",
-    "sans-italic": "DejaVuSans-Oblique.ttf",
-    "condensed": "DejaVuSansCondensed.ttf",
-    "condensed-bold": "DejaVuSansCondensed-Bold.ttf",
-    "condensed-italic": "DejaVuSansCondensed-Oblique.ttf",
-    "serif-bold": "DejaVuSerif-Bold.ttf",
-}
+from cardforge.typefaces import FAMILIES, FAMILY_OF, FONTS, PACK_FILES as _PACK_FILES, declare, known, label, styled  # noqa: F401
 
-# family -> (regular, bold, italic, bold italic), for **bold** and *italic* in card text
-FAMILIES = {
-    "sans": ("sans", "sans-bold", "sans-italic", "sans-bold"),
-    "condensed": ("condensed", "condensed-bold", "condensed-italic", "condensed-bold"),
-    "serif": ("serif-bold", "serif-bold", "serif-bold", "serif-bold"),
-}
-FAMILY_OF = {face: family for family, faces in FAMILIES.items() for face in faces}
-FAMILY_OF.update({"sans": "sans", "condensed": "condensed", "serif-bold": "serif"})
-
-_PACK_FILES: dict[str, Path] = {}  # font key of a pack font's face -> its TrueType file
 _documents = threading.local()  # .faces while rules documents print in a pack font: built-in key -> pack face
-
-
-def declare(font: PackFont) -> None:
-    """Register the faces of a pack's font (called when a :class:`~cardforge.model.PackFont`
-    is made); its family gives **bold** and *italic* in card text."""
-    from cardforge.model import FACES
-
-    faces = tuple(font.face(which) for which in FACES)
-    for face, file in zip(faces, font.files):
-        _PACK_FILES[face] = Path(file)
-        FAMILY_OF[face] = font.key
-    FAMILIES[font.key] = (faces[0], faces[1], faces[2], faces[3])
-
-
-def known(face: str) -> bool:
-    """True for a font key of :data:`FONTS` or of a declared pack font."""
-    return face in FONTS or face in _PACK_FILES
-
-
-def label(face: str) -> str:
-    """A font key as its layout names it (a pack face without its ``@digest``)."""
-    return face.split("@", 1)[0]
 
 
 def pdf_name(face: str) -> str:
@@ -130,14 +90,6 @@ def in_rules_font(render):
         with rules_documents(font):
             return render(game, *args, **kwargs)
     return wrapper
-
-
-def styled(face: str, bold: bool, italic: bool) -> str:
-    """The face of ``face``'s family with the given emphasis."""
-    if not (bold or italic):
-        return face
-    regular, b, i, bi = FAMILIES[FAMILY_OF.get(face, "sans")]
-    return bi if bold and italic else b if bold else i
 
 
 def width(text: str, face: str, size: float) -> float:

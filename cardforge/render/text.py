@@ -312,12 +312,13 @@ def fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[str
     of the process (the checks, the deck and a rebuild in ``cardforge watch`` fit each
     text once); it must not be modified.
     """
-    key = (text, style, box_w, box_h, _icons_key(icons))
+    key = (text, style, box_w, box_h, facecache.icons_key(icons))
     block = _FITS.get(key)
     if block is None:
         known = facecache.known_fit(*key)  # inside a check: the figures of an earlier success
         if known is not None:
-            return known
+            size, height, width, smallest = known
+            return Figures([], size, height, width, True, least=smallest)
         if len(_FITS) >= FITS_KEPT:
             _FITS.pop(next(iter(_FITS)))  # the oldest
         block = _FITS[key] = _fit(text, style, box_w, box_h, icons)
@@ -327,21 +328,6 @@ def fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[str
 
 FITS_KEPT = 8192  # fitted blocks kept per process
 _FITS: dict[tuple, "Block"] = {}
-_ICON_KEYS: dict[int, tuple[dict, tuple]] = {}  # id(icons) -> (icons, their content), the dict kept so its id stays its own
-
-
-def _icons_key(icons: dict[str, Icon]) -> tuple:
-    """What a fit depends on in a game's icons: each icon's name and every field."""
-    known = _ICON_KEYS.get(id(icons))
-    if known is not None and known[0] is icons and len(known[1]) == len(icons):
-        return known[1]
-    key = tuple((name, repr(icon)) for name, icon in sorted(icons.items()))
-    if len(_ICON_KEYS) > 64:
-        _ICON_KEYS.clear()
-    _ICON_KEYS[id(icons)] = (icons, key)
-    return key
-
-
 def _fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[str, Icon]) -> Block:
     words = _words(parse(text))
     unknown: set[str] = set()

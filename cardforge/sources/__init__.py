@@ -1,4 +1,6 @@
-"""Where card data comes from besides YAML card files: spreadsheets.
+"""Where card data comes from: YAML files with their source lines, and spreadsheets.
+
+``yamlfile`` a game pack's YAML file read with the line of every value
 
 ``tables``   CSV, XLSX and JSON files read into tables of located cells
 ``mapping``  how columns become card fields (game.yaml ``sources:`` or a mapping file)

@@ -15,7 +15,8 @@ from typing import Any
 import yaml
 
 from cardforge.diagnostics import Diagnostic, diag, has_errors
-from cardforge.load import display_path, read_yaml
+from cardforge.diagnostics import display_path
+from cardforge.sources.yamlfile import read_yaml
 from cardforge.model import Game
 from cardforge.sources.convert import Converter, Row
 from cardforge.sources.mapping import Mapping

@@ -1,0 +1,130 @@
+"""Worker processes of a build: how many, the pool that runs its tasks, and their progress.
+
+:func:`pool` gives :func:`cardforge.incremental.build_games` a forked process pool of
+``jobs`` workers (or, for one job, a stand-in that runs each task at once in this process),
+with a queue that carries deck progress (``(slug, cards drawn)``) back from the workers.
+The low-level helpers every forked worker uses (:func:`default_jobs`,
+:func:`die_with_parent`) are in :mod:`cardforge.processes`.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from cardforge.processes import die_with_parent
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+Progress = Callable[[str, int, int], None]
+progress_queue = None  # in a worker process (or around an inline task): where deck progress is sent
+
+
+class Inline:
+    """The pool of one: runs each task at once in this process, reporting progress as it goes."""
+
+    def __init__(self, progress: Progress | None, total: Callable[[str], int]):
+        self.report = Report(progress, total)
+
+    def submit(self, fn, *args) -> Future:
+        from concurrent.futures import Future
+
+        global progress_queue
+        future: Future = Future()
+        progress_queue = self.report
+        try:
+            future.set_result(fn(*args))
+        finally:
+            progress_queue = None
+        return future
+
+    def drain(self) -> None:
+        pass
+
+    def warm_up(self) -> None:
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+class Report:
+    """Progress reports (slug, cards drawn) passed on with the game's card count (``total(slug)``)."""
+
+    def __init__(self, progress: Progress | None, total: Callable[[str], int]):
+        self.progress = progress
+        self.total = total
+
+    def put(self, item: tuple[str, int]) -> None:
+        if self.progress:
+            slug, done = item
+            self.progress(slug, done, self.total(slug))
+
+
+class Pool:
+    """A process pool (forked) with a queue for progress reports from its workers."""
+
+    def __init__(self, jobs: int, progress: Progress | None, total: Callable[[str], int]):
+        self.jobs = jobs
+        self.report = Report(progress, total)
+        self.executor = None  # started by the first task: a build served from the cache forks nothing
+
+    def submit(self, fn, *args) -> Future:
+        if self.executor is None:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            context = multiprocessing.get_context("fork")
+            self.queue = context.SimpleQueue()
+            self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_worker,
+                                                initargs=(self.queue,))
+        return self.executor.submit(fn, *args)
+
+    def drain(self) -> None:
+        while self.executor is not None and not self.queue.empty():
+            self.report.put(self.queue.get())
+
+    def warm_up(self) -> None:
+        """Give each worker but one a :func:`_warm_up` (queued after the tasks already
+        submitted: a worker takes one when it is idle)."""
+        for _ in range(self.jobs - 1):
+            self.submit(_warm_up)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+        return False
+
+
+def _warm_up() -> None:
+    """In a pool worker with nothing to do while a game compiles: import what drawing needs
+    and parse the shipped sans and serif faces, so that its first output starts drawing at
+    once (a forked worker has only what the build imported before forking)."""
+    try:
+        import reportlab.pdfgen.canvas  # noqa: F401
+        import reportlab.platypus  # noqa: F401
+
+        from cardforge.render import fonts
+
+        fonts.register_families(("sans", "serif"))
+    except (ImportError, OSError):  # reported where an output needs them
+        pass
+
+
+def _worker(queue) -> None:
+    global progress_queue
+    progress_queue = queue
+    die_with_parent()
+
+
+def pool(jobs: int, progress: Progress | None, total: Callable[[str], int]) -> Pool | Inline:
+    """A pool of ``jobs`` forked workers (an :class:`Inline` stand-in for one job) whose
+    deck progress reaches ``progress(slug, drawn, total(slug))``. Use it as a context
+    manager; tasks are ``submit(fn, *args)`` as with ``concurrent.futures``."""
+    return Pool(jobs, progress, total) if jobs > 1 else Inline(progress, total)
