@@ -11,6 +11,8 @@ Prints one table and writes the same figures as JSON (``--json``, default
 - the same deck drawn once before those, with an empty user cache (``first run``): every
   icon read from its SVG file; the runs after it write the icon forms it kept (see
   ``cardforge.render.icons.kept_form``), as a designer's later builds do;
+- deck rendering of ``N`` distinct cards on one core: the same pack's cards, each copy
+  with its own name and text, so no work done for one card serves another;
 - deck rendering on all cores: the same deck drawn once with its sheets shared out among
   one process per core (``render_deck(jobs=N)``, page-level parallelism: the deck is one
   pack), cards/s, and its ratio to the floor's one-core rate;
@@ -46,23 +48,39 @@ FLOOR = next((p / "bench" / "reportlab_floor.py" for p in FLOOR_PLACES if (p / "
 DECK_PACK = "through-the-gate"
 
 
-def deck_game(n: int):
-    """Through The Gate's compiled game with its cards repeated to about ``n`` copies."""
+def deck_game(n: int, distinct: bool = False):
+    """Through The Gate's compiled game with its cards repeated to about ``n`` copies; with
+    ``distinct``, ``n`` cards of quantity 1 that all differ (each copy of a card gets its
+    number in its name and its text), so nothing one card works out serves another."""
     from dataclasses import replace
 
     from cardforge.build import Project, compile_game
 
     compiled = compile_game(ROOT / "cards" / DECK_PACK, Project(ROOT))
     game = compiled.game
-    per = max(1, round(n / game.total()))
-    return replace(game, cards=[replace(c, quantity=c.quantity * per) for c in game.cards]), compiled.layouts
+    if not distinct:
+        per = max(1, round(n / game.total()))
+        return replace(game, cards=[replace(c, quantity=c.quantity * per) for c in game.cards]), compiled.layouts
+    cards, k = [], 0
+    while len(cards) < n:
+        for c in game.cards:
+            if len(cards) == n:
+                break
+            k += 1
+            data = {**c.data, "name": f"{c.name} {k}", "quantity": 1}
+            for key, value in data.items():
+                if key != "name" and isinstance(value, str) and len(value) > 20:
+                    data[key] = f"{value} ({k})"
+                    break
+            cards.append(replace(c, name=data["name"], quantity=1, data=data))
+    return replace(game, cards=cards), compiled.layouts
 
 
-def render_once(n: int) -> dict:
-    """Draw the ``n``-card deck once in this process: seconds and cards."""
+def render_once(n: int, distinct: bool = False) -> dict:
+    """Draw the ``n``-card deck once in this process (``distinct``: see :func:`deck_game`): seconds and cards."""
     from cardforge.render.deck import render_deck
 
-    game, layouts = deck_game(n)
+    game, layouts = deck_game(n, distinct)
     out = Path(tempfile.mkdtemp()) / "deck.pdf"
     started = time.perf_counter()
     render_deck(game, layouts, out)
@@ -87,9 +105,9 @@ def child(code: str) -> dict:
     return result
 
 
-def one_core(n: int) -> dict:
+def one_core(n: int, distinct: bool = False) -> dict:
     return child(f"import json, sys; sys.path.insert(0, {str(ROOT)!r}); sys.path.insert(0, {str(ROOT / 'tools')!r});"
-                 f"import bench; print(json.dumps(bench.render_once({n})))")
+                 f"import bench; print(json.dumps(bench.render_once({n}, {distinct})))")
 
 
 def rss(n: int) -> float:
@@ -182,16 +200,20 @@ def main() -> None:
     cards = ours[0]["cards"]
     floors = [f for f in (floor(cards, args.floor) for _ in range(args.repeat)) if f]
     pooled = [all_cores(cards, jobs) for _ in range(args.repeat)]
+    distinct = [one_core(args.cards, distinct=True) for _ in range(args.repeat)]
     one_rate = median([r["cards"] / r["seconds"] for r in ours])
+    distinct_rate = median([r["cards"] / r["seconds"] for r in distinct])
     pool_rate = median([r["cards"] / r["seconds"] for r in pooled])
     report["deck"] = {"cards": cards, "first_one_core_cards_per_s": round(first["cards"] / first["seconds"], 1),
                       "one_core_cards_per_s": round(one_rate, 1),
-                      "all_cores_cards_per_s": round(pool_rate, 1)}
+                      "all_cores_cards_per_s": round(pool_rate, 1),
+                      "distinct_cards": distinct[0]["cards"], "distinct_one_core_cards_per_s": round(distinct_rate, 1)}
     if floors:
         floor_rate = median([f["cards"] / f["seconds"] for f in floors])
         report["deck"].update(floor_cards_per_s=round(floor_rate, 1), one_core_ratio=round(one_rate / floor_rate, 2),
                               first_one_core_ratio=round(first["cards"] / first["seconds"] / floor_rate, 2),
-                              all_cores_ratio=round(pool_rate / floor_rate, 2))
+                              all_cores_ratio=round(pool_rate / floor_rate, 2),
+                              distinct_one_core_ratio=round(distinct_rate / floor_rate, 2))
 
     root = project_copy()
     try:
@@ -229,6 +251,8 @@ def table(r: dict) -> str:
         ("deck, one core, first run", f"{d['first_one_core_cards_per_s']:,.0f} cards/s", ratio("first_one_core_ratio")),
         ("deck, one core", f"{d['one_core_cards_per_s']:,.0f} cards/s", ratio("one_core_ratio")),
         (f"deck, all {r['cores']} cores", f"{d['all_cores_cards_per_s']:,.0f} cards/s", ratio("all_cores_ratio")),
+        (f"deck, one core, {d['distinct_cards']:,} distinct cards", f"{d['distinct_one_core_cards_per_s']:,.0f} cards/s",
+         ratio("distinct_one_core_ratio")),
         ("floor (bare ReportLab, one core)", f"{d['floor_cards_per_s']:,.0f} cards/s" if "floor_cards_per_s" in d else "-", ""),
         ("build, cold (--no-cache)", f"{b['cold']:.2f} s", "every pack"),
         ("build, unchanged", f"{b['unchanged']:.2f} s", "every pack"),
