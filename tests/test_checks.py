@@ -156,7 +156,8 @@ def test_a_name_erratum_renames_the_card_for_the_checks_and_the_deck_alike(tmp_p
                                                  "    reason: misprint\n")
     status, found = check_json(root, "--strict")
     assert status == 0 and [(d["code"], d["line"]) for d in found] == [("errata-applied", line)]
-    assert run_cli("build", "mini", "--root", str(root)).exit_code == 0
+    built = run_cli("build", "mini", "--root", str(root))
+    assert built.exit_code == 0, built.stderr
     with pdfplumber.open(root / "output/mini/deck.pdf") as pdf:
         text = "\n".join(page.extract_text() or "" for page in pdf.pages)
     assert "Sun Knight" in text and "Sun Knigt" not in text
