@@ -193,11 +193,10 @@ def _metrics(face: str) -> tuple[dict[int, float], float]:
             return widths, default
     except (OSError, EOFError, pickle.UnpicklingError, ValueError, TypeError):
         pass
-    from reportlab.pdfbase import pdfmetrics
+    from cardforge.render import backend
 
     _register(face)
-    face_data = pdfmetrics.getFont(_name(face)).face  # the face itself, never a rules stand-in
-    widths, default = dict(face_data.charWidths), face_data.defaultWidth
+    widths, default = backend.glyph_widths(_name(face))  # the face itself, never a rules stand-in
     try:
         from cardforge.cache import write_atomic
 
