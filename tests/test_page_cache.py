@@ -238,7 +238,10 @@ def test_pages_sealed_into_the_spill_file_and_streamed_out_are_reportlabs_own_by
     assert len(pikepdf.open(tmp_path / "ours.pdf").pages) == 40
 
 
-def test_a_failed_streamed_save_restores_reportlabs_output_collector(tmp_path, monkeypatch):
+def test_a_streamed_save_leaves_reportlab_alone_while_another_canvas_saves(tmp_path, monkeypatch):
+    """The streamed save changes nothing of ReportLab's module, even while it runs: a canvas
+    saved meanwhile (another thread's build) writes its own bytes; a failed save still
+    closes the spill file."""
     from reportlab.pdfbase import pdfdoc
     from reportlab.pdfgen.canvas import Canvas
 
@@ -246,18 +249,25 @@ def test_a_failed_streamed_save_restores_reportlabs_output_collector(tmp_path, m
 
     fonts.pdf_name("sans")
     original = pdfdoc.PDFFile
+    reference = Canvas(str(tmp_path / "reference.pdf"), invariant=1, pageCompression=1)
+    _draw_pages(reference, 3, sealed=False)
+    reference.save()
     canvas = Canvas(str(tmp_path / "x.pdf"), invariant=1, pageCompression=1)
     _draw_pages(canvas, 2, sealed=True)
     seen = []
 
     def broken(self, document):
         seen.append(pdfdoc.PDFFile)
+        other = Canvas(str(tmp_path / "meanwhile.pdf"), invariant=1, pageCompression=1)
+        _draw_pages(other, 3, sealed=False)
+        other.save()
         raise RuntimeError("disk gone")
 
     monkeypatch.setattr(type(canvas._doc.Pages.pages[0].Contents), "format", broken)
     with pytest.raises(RuntimeError):
         pages.save(canvas, tmp_path / "x.pdf")
-    assert seen and seen[0] is not original  # the save was streaming when it failed
+    assert seen == [original]  # the save was under way, with ReportLab's module as it is
+    assert (tmp_path / "meanwhile.pdf").read_bytes() == (tmp_path / "reference.pdf").read_bytes()
     assert pdfdoc.PDFFile is original and canvas._cardforge_spill.closed
 
 

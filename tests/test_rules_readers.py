@@ -3,9 +3,9 @@ is the one ReportLab writes when every paragraph reads its pictures itself."""
 from __future__ import annotations
 
 from reportlab.lib.utils import ImageReader
-from reportlab.platypus import paraparser
 
 from cardforge.build import Project, compile_game
+from cardforge.render import backend
 from cardforge.rules import readers
 from cardforge.rules.reference import render_reference
 from conftest import make_project
@@ -39,7 +39,7 @@ def test_icons_are_decoded_once_and_the_pdf_is_unchanged(tmp_path, monkeypatch):
 
     decoded.clear()
     with monkeypatch.context() as m:
-        m.setattr(paraparser, "ImageReader", ImageReader)  # ReportLab's own: a reader per <img>
+        m.setattr(backend, "paragraph_images", lambda paragraph: [])  # ReportLab's own: a reader per <img>
         render_reference(game, tmp_path / "own.pdf")
     assert len(decoded) > 5 * len(shared)
     assert (tmp_path / "shared.pdf").read_bytes() == (tmp_path / "own.pdf").read_bytes()

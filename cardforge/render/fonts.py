@@ -125,11 +125,10 @@ def _metrics(face: str) -> tuple[dict[int, float], float]:
     found = kept.get(METRICS, digest)
     if isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], dict):
         return found
-    from reportlab.pdfbase import pdfmetrics
+    from cardforge.render import backend
 
     _register(face)
-    face_data = pdfmetrics.getFont(_name(face)).face  # the face itself, never a rules stand-in
-    widths, default = dict(face_data.charWidths), face_data.defaultWidth
+    widths, default = backend.glyph_widths(_name(face))  # the face itself, never a rules stand-in
     kept.put(METRICS, digest, (widths, default), keep=64)
     return widths, default
 

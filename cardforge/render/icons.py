@@ -22,7 +22,7 @@ from cardforge.render.colors import HexColor
 
 from cardforge.model import Icon
 from cardforge.paths import InputFileError, read_limited
-from cardforge.render import fonts
+from cardforge.render import backend, fonts
 
 if TYPE_CHECKING:  # reportlab.graphics is imported when SVG art is first drawn
     from reportlab.pdfgen.canvas import Canvas
@@ -32,8 +32,6 @@ BADGE = 0.36  # a badge's type size, of the icon's size
 MIN_BADGE_PT = 6.0  # never smaller than this on the page
 
 RASTER_PX = 256  # for rasterise(): an icon is printed at most ~12 mm wide, 256 px is > 500 dpi
-
-fp_str = None  # ReportLab's number formatting, bound by the first IconStamp (a check never draws)
 
 
 class IconError(Exception):
@@ -122,7 +120,7 @@ def _drawing(text: str, svg: Path) -> Drawing:
         raise IconError(f"icon file {svg} cannot be drawn: not an SVG with a size or viewBox", svg)
     # renderPDF sets the drawing's default font on the canvas: make it a shipped font, so the
     # PDF names no base-14 font that is not embedded
-    result.__dict__["initialFontName"] = fonts.pdf_name("sans")
+    result.initialFontName = fonts.pdf_name("sans")
     return result
 
 
@@ -150,9 +148,6 @@ class IconStamp:
     """Draws icons and SVG art on one canvas, defining each form XObject on first use."""
 
     def __init__(self, canvas: Canvas):
-        global fp_str
-        from reportlab.lib.rl_accel import fp_str
-
         self.canvas = canvas
         self.defined: set[str] = set()
         self.kept: dict = {}  # see replay()
@@ -218,18 +213,18 @@ class IconStamp:
             ops, colors, w, h = kept
             c.beginForm(name, lowerx=0, lowery=0, upperx=w, uppery=h)
             if ops:
-                c._code.append(ops)
-            c._colorsUsed.update(colors)
+                backend.append_operators(c, ops)
+            backend.add_resources(c, colors=colors)
             c.endForm()
             return w, h
         w, h = size()
         c.beginForm(name, lowerx=0, lowery=0, upperx=w, uppery=h)
-        colors, shadings = dict(c._colorsUsed), dict(c._shadingUsed)
+        before = backend.resources(c)
         draw()
-        ops = "\n".join(c._code)
-        if (not c._formsinuse and not c._annotationrefs and c._shadingUsed == shadings
-                and not pages._GSTATE.search(ops) and pages.replayable_fonts(c, ops)):
-            _keep_form(digest, (ops, {k: v for k, v in c._colorsUsed.items() if k not in colors}, w, h))
+        ops, now = backend.pending_operators(c), backend.resources(c)
+        if (not now.forms and not backend.has_annotations(c) and now.shadings == before.shadings
+                and not backend.uses_graphics_state(ops) and pages.replayable_fonts(c, ops)):
+            _keep_form(digest, (ops, {k: v for k, v in now.colors.items() if k not in before.colors}, w, h))
         c.endForm()
         return w, h
 
@@ -243,11 +238,7 @@ class IconStamp:
         if icon.badge and size * BADGE < MIN_BADGE_PT:
             badge = min(0.6, round(MIN_BADGE_PT / size + 0.005, 2))
         name = self.form_name(icon, color, badge)
-        c = self.canvas
-        # what saveState, translate, scale, doForm and restoreState write, without their bookkeeping
-        x, y = (float(v) for v in fp_str(x, y).split())  # as the translation is written, then merged with the scale
-        c._code.append(f"q\n{fp_str(size, 0, 0, size, x, y)} cm\n/{c._doc.getXObjectName(name)} Do\nQ")
-        c._formsinuse.append(name)
+        backend.place_form(self.canvas, name, x, y, size)
 
     def replay(self, key: tuple, keep: object, x: float, y: float, draw: Callable[[], None]) -> None:
         """Run ``draw()`` with the origin moved to (x, y) pt, or replay what it wrote the first
@@ -263,22 +254,16 @@ class IconStamp:
         c.translate(x, y)
         kept = self.kept.get(key)
         if kept is None:
-            code, forms = c._code, c._formsinuse
-            start, used = len(code), len(forms)
-            origin = code[-1]  # a transform drawn first would be merged into it: then nothing is kept
-            colors, shadings = dict(c._colorsUsed), dict(c._shadingUsed)
+            at = backend.mark(c)  # a transform drawn first would be merged into the translation: then nothing is kept
             draw()
-            if code is c._code and forms is c._formsinuse and code[start - 1] is origin:
-                self.kept[key] = (keep, "\n".join(code[start:]), forms[used:],
-                                  {k: v for k, v in c._colorsUsed.items() if k not in colors},
-                                  {k: v for k, v in c._shadingUsed.items() if k not in shadings})
+            drawn = backend.drawn_since(c, at)
+            if drawn is not None:
+                self.kept[key] = (keep, *drawn)
         else:
             _, ops, forms, colors, shadings = kept
             if ops:
-                c._code.append(ops)
-            c._formsinuse.extend(forms)
-            c._colorsUsed.update(colors)
-            c._shadingUsed.update(shadings)
+                backend.append_operators(c, ops)
+            backend.add_resources(c, forms, colors, shadings)
         c.restoreState()
 
     def svg_form(self, svg: Path, color: str | None = None) -> tuple[str, float, float]:

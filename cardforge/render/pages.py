@@ -27,23 +27,20 @@ import hashlib
 import json
 import os
 import pickle
-import re
 import tempfile
 import zlib
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.render import fonts
+from cardforge.render import backend, fonts
 
 FORMAT = "2"  # bump when what a record holds, or how pages are drawn, changes meaning
 
 # the characters every deck's fonts encode alike, in this order, after ASCII
 _COMMON = ("".join(chr(c) for c in range(0xA1, 0x100)) + "‘’‚“”„–—…•·′″‹›†‡‰−×÷±≤≥≠≈∞→←↑↓↔⇒★☆●○■□▲▼◆◇♠♣♥♦✓✗€£¥™©®"
            + "".join(chr(c) for c in range(0x100, 0x180)))
-_GSTATE = re.compile(r"/gRLs\d+ gs")
 
 
 def faces(layouts) -> tuple[str, ...]:
@@ -66,26 +63,12 @@ def prepare(canvas: Canvas, faces: tuple[str, ...] = tuple(fonts.FONTS)) -> None
     with its first subset filled with the fixed characters, before anything is drawn (a
     face drawn later, as a one-card layout may, is registered then and its pages are
     not recorded)."""
-    from reportlab.pdfbase import pdfmetrics
-
-    doc = canvas._doc
     # setting any opacity, even 1 (which writes nothing), makes ReportLab declare PDF 1.4:
     # every deck declares it, whether its pages and forms are drawn or written from a cache
-    doc.ensureMinPdfVersion("transparency")
-    for face in faces:
-        font = pdfmetrics.getFont(fonts.pdf_name(face))
-        font.splitString(" ", doc)  # creates the font's state in this document
-        state = font.state[doc]
-        glyphs = font.face.charToGlyph
-        for ch in _COMMON:
-            if state.nextCode >= 256:
-                break
-            if ord(ch) in glyphs and ord(ch) not in state.assignments:
-                font.splitString(ch, doc)
-        font.getSubsetInternalName(0, doc)
+    backend.declare_transparency(canvas)
     # a face whose first subset is full: text in it never changes the document's font state
-    full = [face for face in faces if pdfmetrics.getFont(fonts.pdf_name(face)).state[doc].nextCode >= 256]
-    canvas._cardforge_prepared = tuple((face, doc.fontMapping[fonts.pdf_name(face)].lstrip("/")) for face in full)
+    full = [face for face in faces if backend.fill_first_subset(canvas, fonts.pdf_name(face), _COMMON)]
+    canvas._cardforge_prepared = tuple((face, backend.font_resource_name(canvas, fonts.pdf_name(face))) for face in full)
 
 
 def _allowed_fonts(canvas: Canvas) -> set[str]:
@@ -94,16 +77,13 @@ def _allowed_fonts(canvas: Canvas) -> set[str]:
     return {internal for _, internal in getattr(canvas, "_cardforge_prepared", ())}
 
 
-_TF = re.compile(r"/(F\d+)(\+\d+)?\s+[-\d.]+\s+Tf")
-
-
 def replayable_fonts(canvas: Canvas, ops: str) -> bool:
     """True when every font ``ops`` sets is a face :func:`prepare` registered with
     ``canvas`` (by the same internal name in every document prepared alike), in its first,
     full subset: drawing ``ops`` then leaves the document's fonts as they were, so the
     operators can be written again instead of drawn."""
     allowed = _allowed_fonts(canvas)
-    return all(name in allowed and subset == "+0" for name, subset in _TF.findall(ops))
+    return all(name in allowed and subset == 0 for name, subset in backend.fonts_set(ops))
 
 
 @dataclass
@@ -131,17 +111,17 @@ class Record:
     def fits(self, canvas: Canvas) -> bool:
         """True when these pages were made on a canvas that starts its pages as ``canvas``
         does (the same preamble) and ``canvas`` has nothing on its page in progress."""
-        return not canvas._code and all(page.preamble == canvas._preamble for page in self.pages)
+        return not backend.has_operators(canvas) and all(page.preamble == backend.page_preamble(canvas)
+                                                         for page in self.pages)
 
 
 def replayable(canvas: Canvas, specs: dict[str, tuple]) -> bool:
     """True when the page in progress on ``canvas`` can be written into another PDF as it
     is: no annotations, transparency or forms but those ``specs`` can define again, and no
     fonts but the prepared faces (see :func:`replayable_fonts`). Call before :func:`finish`."""
-    c = canvas
-    ops = "\n".join(c._code)
-    return not (c._annotationrefs or _GSTATE.search(ops) or any(name not in specs for name in c._formsinuse)
-                or not replayable_fonts(c, ops))
+    ops = backend.pending_operators(canvas)
+    return not (backend.has_annotations(canvas) or backend.uses_graphics_state(ops)
+                or any(name not in specs for name in backend.resources(canvas).forms) or not replayable_fonts(canvas, ops))
 
 
 def finish(canvas: Canvas, keep: bool = True, specs: dict[str, tuple] | None = None) -> Page | None:
@@ -152,10 +132,11 @@ def finish(canvas: Canvas, keep: bool = True, specs: dict[str, tuple] | None = N
     c = canvas
     page = None
     if specs is not None and replayable(c, specs):
-        page = Page(tuple(c._pagesize), b"", c._preamble, list(dict.fromkeys(c._formsinuse)), dict(c._colorsUsed),
-                    dict(c._shadingUsed))
+        used = backend.resources(c)
+        page = Page(backend.page_size(c), b"", backend.page_preamble(c), list(dict.fromkeys(used.forms)), used.colors,
+                    used.shadings)
     c.showPage()
-    content = _sealed(c._doc.Pages.pages[-1]) if keep or page is not None else None
+    content = backend.last_page_stream(c) if keep or page is not None else None
     if page is not None:
         if content is None:  # not compressed: nothing to replay as is
             page = None
@@ -164,7 +145,7 @@ def finish(canvas: Canvas, keep: bool = True, specs: dict[str, tuple] | None = N
     if keep:
         seal(c, content)
     else:
-        c._doc.Pages.pages[-1].stream = None
+        backend.drop_last_page_stream(c)
     return page
 
 
@@ -176,135 +157,37 @@ def replay(canvas: Canvas, page: Page, define) -> None:
     c.setPageSize(page.size)
     for name in page.forms:
         define(name)
-    c._formsinuse.extend(page.forms)
-    c._colorsUsed.update(page.colors)
-    c._shadingUsed.update(page.shadings)
+    backend.add_resources(c, page.forms, page.colors, page.shadings)
     c.showPage()
     seal(c, page.stream)
 
 
-def _sealed(page) -> bytes | None:
-    """The content stream of ReportLab page object ``page`` compressed and encoded into the
-    very bytes ReportLab writes when saving, or None when it writes it uncompressed."""
-    if page.Contents or not page.stream or not page.compression:
-        return None
-    content = page.stream
-    for f in reversed(_filters()):
-        content = f.encode(content)
-    if isinstance(content, str):  # ASCII85 text: written as its ASCII bytes either way
-        content = content.encode("ascii")
-    return content
-
-
-def _filters() -> list:
-    from reportlab import rl_config
-    from reportlab.pdfbase import pdfdoc
-
-    return [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
-
-
 def seal(canvas: Canvas, content: bytes | None = None) -> None:
     """Replace the content stream of ``canvas``'s last finished page by ``content`` (its
-    sealed bytes, see :func:`_sealed`; worked out here when not given), drop the operators
-    and keep the bytes in the canvas's spill file (an anonymous temporary file) until
-    :func:`save` writes them."""
-    from reportlab.pdfbase import pdfdoc
-
-    page = canvas._doc.Pages.pages[-1]
+    sealed bytes, see :func:`backend.last_page_stream`; worked out here when not given),
+    drop the operators and keep the bytes in the canvas's spill file (an anonymous
+    temporary file) until :func:`save` writes them."""
     if content is None:
-        content = _sealed(page)
+        content = backend.last_page_stream(canvas)
         if content is None:
             return
     spill = getattr(canvas, "_cardforge_spill", None)
     if spill is None:
         spill = canvas._cardforge_spill = tempfile.TemporaryFile(prefix="cardforge-pages-")
-    stream = _spilled_stream()(spill, spill.seek(0, os.SEEK_END), len(content))
+    offset = spill.seek(0, os.SEEK_END)
     spill.write(content)
-    stream.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(f.pdfname) for f in _filters()])
-    stream.__Comment__ = "page stream"
-    page.Contents = stream
-    page.stream = None
-    _share(canvas, page)
-
-
-def _share(canvas: Canvas, page) -> None:
-    """Let ``page`` hold the same (never changed) resource objects as earlier pages of
-    ``canvas`` with the same forms and page transition (each is written out in full for
-    every page either way, so a deck holds one copy of each, not one a page), and its
-    attributes in a dict no larger than they need."""
-    shared = canvas.__dict__.setdefault("_cardforge_shared", {})
-    if page.XObjects is not None:
-        names = tuple(sorted(page.XObjects.dict))
-        page.XObjects = shared.setdefault(("xobjects", names), page.XObjects)
-    if page.Trans is not None and not page.Trans.dict:
-        page.Trans = shared.setdefault("trans", page.Trans)
-    page.__dict__ = dict(page.__dict__)  # the same 31 attributes, in a dict of half the size
-    page.__class__ = _lean_page()
-
-
-@lru_cache(maxsize=None)
-def _lean_page():
-    """ReportLab's page object, dropping what it works out to write itself once written."""
-    from reportlab.pdfbase import pdfdoc
-
-    class LeanPage(pdfdoc.PDFPage):
-        def format(self, document):
-            try:
-                return super().format(document)
-            finally:
-                self.Resources = self.MediaBox = None  # built by format, and written
-
-    return LeanPage
-
-
-@lru_cache(maxsize=None)
-def _spilled_stream():
-    """The class of a page stream whose (already compressed) bytes wait in a spill file."""
-    from reportlab.pdfbase import pdfdoc
-
-    class SpilledStream(pdfdoc.PDFStream):
-        def __init__(self, spill, offset: int, length: int):
-            super().__init__()
-            self.spill, self.offset, self.length = spill, offset, length
-
-        def format(self, document):
-            self.spill.seek(self.offset)
-            self.content = self.spill.read(self.length)
-            try:
-                return super().format(document)
-            finally:
-                self.content = None
-
-    return SpilledStream
+    backend.seal_last_page(canvas, spill, offset, len(content))
 
 
 def save(canvas: Canvas, path: Path) -> None:
     """Write ``canvas``'s PDF to ``path`` object by object as ReportLab formats them, the
-    same bytes ``canvas.save()`` writes, without first joining the whole file in memory;
-    then close the canvas's spill file (see :func:`seal`). Raises ``OSError`` when ``path``
-    cannot be written."""
-    from reportlab.pdfbase import pdfdoc
-
-    original = pdfdoc.PDFFile
+    same bytes ``canvas.save()`` writes, without first joining the whole file in memory
+    (see :func:`backend.save_streamed`); then close the canvas's spill file (see
+    :func:`seal`). Raises ``OSError`` when ``path`` cannot be written."""
     with open(path, "wb") as fh:
-
-        class StreamedFile(original):  # ReportLab's output collector, writing through to fh
-            def __init__(self, *args):
-                super().__init__(*args)
-                for data in self.strings:  # the header
-                    fh.write(data)
-                self.strings = []
-                self.write = fh.write
-
-            def format(self, document):
-                return b""
-
-        canvas._filename = fh
-        pdfdoc.PDFFile = StreamedFile
         try:
-            canvas.save()
+            backend.save_streamed(canvas, fh)
         finally:
-            pdfdoc.PDFFile = original
             spill = getattr(canvas, "_cardforge_spill", None)
             if spill is not None:
                 spill.close()

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import html
 
-from reportlab.platypus import Paragraph
 
 from cardforge.model import Card, Game
 from cardforge.reference.display import prints_text, shown
 from cardforge.rules.flow import IconImages, Styles, inline
 from cardforge.rules.playertext import DESIGNED
+from cardforge.rules.readers import Paragraph
 from cardforge.rules.tables import TableModel, TableTooWide, column_widths
 
 

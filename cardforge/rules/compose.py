@@ -25,10 +25,11 @@ import html
 from dataclasses import dataclass, field
 
 from reportlab.lib import colors
-from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable
 
 from cardforge.rules.flow import Block, Heading, IconImages, Styles, blocks
 from cardforge.rules.sheetunits import Atom, Measure, Unit, units
+from cardforge.rules.readers import Paragraph
 
 SIZES = [9.0, 8.75, 8.5, 8.25, 8.0, 7.75, 7.5, 7.25, 7.0, 6.75, 6.5, 6.25, 6.0]  # pt, largest first
 SPARE_KINDS = {"notes": "Notes", "components": "Components", "turn": "Turn summary"}

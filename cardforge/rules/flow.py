@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING
 import mistune
 from reportlab.lib import colors
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.platypus import Flowable, Paragraph, Spacer
+from reportlab.platypus import Flowable, Spacer
 
 
 from cardforge.markup import TOKEN
 from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.icons import rasterise
-from cardforge.rules.readers import share
+from cardforge.rules.readers import Paragraph, share
 from cardforge.rules.tables import TableModel, column_widths
 
 if TYPE_CHECKING:

@@ -2,12 +2,13 @@
 
 ReportLab's paragraph parser opens a new :class:`~reportlab.lib.utils.ImageReader` for
 every ``<img src=...>`` it reads, and each reader decodes its PNG again the first time it
-is drawn: the rules documents print the same few icons hundreds of times. The parser's
-reader class is replaced here by :class:`SharedReader`, which, for a file registered with
-:func:`share` (the icon pictures :class:`cardforge.rules.flow.IconImages` writes), shares
-the state of one reader per picture (ReportLab's own way of copying a reader), so the
-picture is read and decoded once. Every other file is read as before. The PDF is the
-same: an image is written from its decoded pixels, which do not depend on the reader.
+is drawn: the rules documents print the same few icons hundreds of times. The rules
+documents' paragraphs are :class:`Paragraph` s, which, once parsed, draw each picture of a
+file registered with :func:`share` (the icon pictures :class:`cardforge.rules.flow.IconImages`
+writes) from a reader sharing the state of one reader per picture (ReportLab's own way of
+copying a reader), so the picture is decoded once. Every other file is read as before, and
+ReportLab's parser is left as it is (other threads, other paragraphs). The PDF is the same:
+an image is written from its decoded pixels, which do not depend on the reader.
 """
 from __future__ import annotations
 
@@ -16,19 +17,26 @@ import weakref
 from pathlib import Path
 
 from reportlab.lib.utils import ImageReader
-from reportlab.platypus import paraparser
+from reportlab import platypus
+
+from cardforge.render import backend
 
 _BY_PATH: weakref.WeakValueDictionary[str, ImageReader] = weakref.WeakValueDictionary()
 _BY_CONTENT: dict[str, ImageReader] = {}  # SHA-256 of the PNG -> its reader
 _MAX = 256  # pictures kept decoded (a designer's session touches a few dozen)
 
 
-class SharedReader(ImageReader):
-    """An :class:`ImageReader` that reads a :func:`share` d file from its shared reader."""
+class Paragraph(platypus.Paragraph):
+    """ReportLab's ``Paragraph``, drawing the pictures of :func:`share` d files from their
+    shared reader."""
 
-    def __init__(self, fileName, ident=None):
-        shared = _BY_PATH.get(fileName) if isinstance(fileName, str) else None
-        super().__init__(shared if shared is not None else fileName, ident)
+    def __init__(self, text, style=None, bulletText=None, frags=None, caseSensitive=1, encoding="utf8"):
+        super().__init__(text, style, bulletText, frags, caseSensitive, encoding)
+        if frags is None:  # parsed here (a split part holds its parent's pictures)
+            for picture in backend.paragraph_images(self):
+                shared = _BY_PATH.get(picture.src) if isinstance(picture.src, str) else None
+                if shared is not None:
+                    picture.image = ImageReader(shared)
 
 
 def share(path: Path, png: bytes) -> ImageReader:
@@ -46,6 +54,3 @@ def share(path: Path, png: bytes) -> ImageReader:
     reader = ImageReader(decoded)  # the same state, its own object
     _BY_PATH[str(path)] = reader
     return reader
-
-
-paraparser.ImageReader = SharedReader  # the parser's only use of the name: a reader per <img>

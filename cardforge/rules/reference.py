@@ -20,8 +20,7 @@ import io
 import tempfile
 from pathlib import Path
 
-from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, NextPageTemplate, PageBreak,
-                                PageTemplate, Paragraph, Spacer)
+from reportlab.platypus import BaseDocTemplate, Frame, KeepTogether, NextPageTemplate, PageBreak, PageTemplate, Spacer
 
 from cardforge.model import Card, Game
 from cardforge.reference.charts import chart
@@ -31,6 +30,7 @@ from cardforge.rules.cards import card_entry
 from cardforge.rules.flow import Heading, IconImages, Styles, flowables, page_footer
 from cardforge.rules.memo import Memo
 from cardforge.rules.playertext import DESIGNED_NOTE, has_designed
+from cardforge.rules.readers import Paragraph
 from cardforge.rules.source import Macros
 from cardforge.units import MM
 

@@ -11,17 +11,17 @@ import html
 import tempfile
 from pathlib import Path
 
-from reportlab.platypus import (BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate, Paragraph,
-                                Spacer, TableStyle)
+from reportlab.platypus import BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate, Spacer, TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from cardforge.model import Game
-from cardforge.render import fonts
+from cardforge.render import backend, fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.rules.cards import card_entry
 from cardforge.rules.flow import Heading, IconImages, Styles, flowables, page_footer
 from cardforge.rules.memo import Memo
 from cardforge.rules.playertext import DESIGNED_NOTE, designed, has_designed, players
+from cardforge.rules.readers import Paragraph
 from cardforge.rules.source import render_source
 from cardforge.units import MM
 
@@ -133,7 +133,7 @@ def render_rulebook(game: Game, out: Path, paper: str = "letter", memo: Memo | N
             doc = _book(game, markdown, size, icons, out)
             doc.multiBuild(doc.story)
         if memo:
-            memo.put("rulebook-contents", key, [list(entry) for entry in doc.toc._lastEntries])
+            memo.put("rulebook-contents", key, [list(entry) for entry in backend.contents_entries(doc.toc)])
         return doc.page
 
 

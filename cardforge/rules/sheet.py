@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reportlab.lib import colors
-from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, PageTemplate, Paragraph, Spacer
+from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, PageTemplate, Spacer
 
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.load import display_path
@@ -29,6 +29,7 @@ from cardforge.rules.flow import IconImages, Styles
 from cardforge.rules.memo import Memo
 from cardforge.rules.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
 from cardforge.rules.playertext import DESIGNED_NOTE, designed, has_designed, players
+from cardforge.rules.readers import Paragraph
 from cardforge.rules.source import Macros, render_source, source_path, table_source_line
 from cardforge.rules.tables import TableTooWide
 from cardforge.units import INCH, MM

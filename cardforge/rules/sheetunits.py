@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable
 
 from cardforge.rules.flow import Block
+from cardforge.rules.readers import Paragraph
 from cardforge.rules.tables import TableModel
 
 # cut penalties (pt^2), against the squared empty space of a panel

@@ -22,7 +22,10 @@ from dataclasses import dataclass, field
 
 from reportlab.lib import colors
 from reportlab.pdfbase.pdfmetrics import stringWidth
-from reportlab.platypus import Paragraph, Table, TableStyle
+from reportlab.platypus import Table, TableStyle
+
+from cardforge.render import backend
+from cardforge.rules.readers import Paragraph
 
 UNBREAKABLE = 10  # characters: a word this long or shorter never breaks
 IMG = re.compile(r'<img\b[^>]*?width="([\d.]+)"[^>]*/>')
@@ -76,7 +79,7 @@ class TableModel:
         """Fill ``header_height`` and ``row_heights`` (pt) for the model's widths."""
         whole = self.table()
         whole.wrap(sum(self.widths), 10_000)
-        heights = list(whole._rowHeights)
+        heights = backend.table_row_heights(whole)
         if self.header:
             self.header_height = heights.pop(0)
         self.row_heights = heights

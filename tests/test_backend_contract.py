@@ -1,0 +1,248 @@
+"""What the adapter (cardforge/render/backend.py) assumes of ReportLab, each checked on its
+own: a ReportLab release that breaks one fails here, by name, instead of as a deck PDF
+that differs somewhere deep."""
+from __future__ import annotations
+
+import io
+import threading
+
+import pikepdf
+import pytest
+from PIL import Image
+from reportlab.lib.colors import CMYKColorSep
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import BaseDocTemplate, Frame, PageTemplate, Paragraph, Table
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from cardforge.render import backend, fonts
+
+SANS = fonts.pdf_name("sans")  # a shipped TrueType face, registered with ReportLab
+
+
+def canvas(path=None) -> Canvas:
+    return Canvas(path or io.BytesIO(), invariant=1, pageCompression=1, initialFontName=SANS)
+
+
+def draw(c: Canvas) -> None:
+    c.setFillColorRGB(0.2, 0.4, 0.6)
+    c.rect(10, 20, 30, 40, fill=1)
+    c.setFont(SANS, 9)
+    c.drawString(12, 30, "Roll a die")
+
+
+def page_streams(data: bytes) -> list[bytes]:
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        return [page.Contents.read_bytes() for page in pdf.pages]
+
+
+def saved(c: Canvas) -> bytes:
+    c.save()
+    return c._filename.getvalue()
+
+
+def test_a_pages_content_stream_is_its_preamble_then_the_pending_operators():
+    c = canvas()
+    draw(c)
+    ops, preamble = backend.pending_operators(c), backend.page_preamble(c)
+    assert backend.has_operators(c) and "re" in ops and "Tj" in ops
+    assert backend.page_size(c) == pytest.approx(c._pagesize)
+    c.showPage()
+    assert not backend.has_operators(c)
+    assert page_streams(saved(c)) == [f"{preamble}\n{ops}\n \n".encode()], \
+        "ReportLab no longer writes a page's stream as its preamble and operators joined by newlines"
+
+
+def test_appended_operators_and_resources_write_what_drawing_wrote():
+    gold = CMYKColorSep(0, 0.5, 1, 0, spotName="Gold", density=1)
+    drawn, written = canvas(), canvas()
+    for c in (drawn, written):  # the same first page: the document defines the form, colour and font
+        draw(c)
+        c.beginForm("dot", 0, 0, 1, 1)
+        c.circle(0.5, 0.5, 0.5, fill=1)
+        c.endForm()
+        c.setFillColor(gold)
+        c.rect(0, 0, 5, 5, fill=1)
+        c.showPage()
+    draw(drawn)
+    drawn.setFillColor(gold)
+    drawn.rect(0, 0, 5, 5, fill=1)
+    drawn.doForm("dot")
+    ops, used = backend.pending_operators(drawn), backend.resources(drawn)
+    assert used.forms == ["dot"] and list(used.colors) == ["Gold"], "the page's resources are not listed as assumed"
+    backend.append_operators(written, ops)
+    backend.add_resources(written, used.forms, used.colors, used.shadings)
+    assert saved(written) == saved(drawn)
+
+
+def test_place_form_writes_what_the_public_calls_write():
+    def form(c: Canvas) -> None:
+        c.beginForm("dot", 0, 0, 1, 1)
+        c.circle(0.5, 0.5, 0.5, fill=1)
+        c.endForm()
+
+    public, placed = canvas(), canvas()
+    for c in (public, placed):
+        form(c)
+    public.saveState()
+    public.translate(20.123456, 30)
+    public.scale(12, 12)
+    public.doForm("dot")
+    public.restoreState()
+    backend.place_form(placed, "dot", 20.123456, 30, 12)
+    assert backend.pending_operators(placed) == backend.pending_operators(public)
+    assert backend.resources(placed).forms == ["dot"]
+    assert saved(placed) == saved(public)
+
+
+def test_drawn_since_tells_what_was_drawn_and_when_it_cannot():
+    c = canvas()
+    c.translate(5, 5)
+    at = backend.mark(c)
+    draw(c)
+    drawn = backend.drawn_since(c, at)
+    assert drawn is not None and drawn.ops.endswith(" ET") and drawn.forms == [] and drawn.colors == {}
+    assert drawn.ops == backend.pending_operators(c).split("\n", 1)[1]
+
+    c.translate(3, 3)
+    at = backend.mark(c)
+    c.translate(1, 1)  # merged into the translation before the mark: not told apart
+    assert backend.drawn_since(c, at) is None, "ReportLab no longer merges consecutive transformations"
+    at = backend.mark(c)
+    c.showPage()
+    assert backend.drawn_since(c, at) is None  # another page
+
+
+def test_operator_strings_name_fonts_and_graphics_states_as_assumed():
+    c = canvas()
+    backend.fill_first_subset(c, SANS, "")
+    c.setFont(SANS, 9)
+    c.drawString(0, 0, "x")
+    c.setFont("Helvetica", 9)
+    c.setFillAlpha(0.5)
+    ops = backend.pending_operators(c)
+    assert backend.fonts_set(ops) == [(backend.font_resource_name(c, SANS), 0),
+                                      (backend.font_resource_name(c, "Helvetica"), None)]
+    assert backend.uses_graphics_state(ops) and not backend.uses_graphics_state("0 0 1 1 re f")
+    assert backend.has_annotations(c) is False
+    c.linkURL("https://example.invalid", (0, 0, 10, 10))
+    assert backend.has_annotations(c)
+
+
+def test_a_full_first_subset_is_never_added_to():
+    c = canvas()
+    chars = "".join(chr(n) for n in range(0x21, 0x180))
+    assert backend.fill_first_subset(c, SANS, chars), "the first subset did not fill to 256 codes"
+    font = pdfmetrics.getFont(SANS)
+    state = font.state[c._doc]
+    before = (state.nextCode, dict(state.assignments))
+    c.setFont(SANS, 9)
+    c.drawString(0, 0, "Roll a die; café ½")
+    assert (state.nextCode, dict(state.assignments)) == before
+    assert not backend.fill_first_subset(canvas(), SANS, "ab")  # a few characters leave room
+
+
+def test_declare_transparency_makes_the_pdf_version_1_4():
+    c = canvas()
+    backend.declare_transparency(c)
+    assert saved(c).startswith(b"%PDF-1.4")
+
+
+def test_glyph_widths_add_up_to_stringwidth():
+    widths, default = backend.glyph_widths(SANS)
+    text = "Roll a die: ½ café"
+    assert sum(widths.get(ord(ch), default) for ch in text) * 0.001 * 9 == pytest.approx(
+        pdfmetrics.stringWidth(text, SANS, 9), abs=1e-9)
+
+
+def test_a_sealed_page_and_the_streamed_save_are_reportlabs_own_bytes(tmp_path):
+    theirs, ours = canvas(), canvas()
+    for c in (theirs, ours):
+        draw(c)
+        c.showPage()
+        draw(c)
+        c.showPage()
+    assert all(page.Contents is None and page.stream for page in ours._doc.Pages.pages)
+    content = backend.last_page_stream(ours)
+    spill = (tmp_path / "spill").open("w+b")
+    spill.write(b"before" + content)
+    backend.seal_last_page(ours, spill, 6, len(content))
+    assert backend.last_page_stream(ours) is None  # sealed already
+    out = io.BytesIO()
+    backend.save_streamed(ours, out)
+    expected = saved(theirs)
+    with pikepdf.open(io.BytesIO(expected)) as pdf:
+        assert pdf.pages[1].Contents.read_raw_bytes() == content, "a page's sealed bytes are not what the PDF holds"
+    assert out.getvalue() == expected, "the streamed save wrote other bytes than canvas.save()"
+    assert all(p.Resources is None and p.MediaBox is None for p in ours._doc.Pages.pages)  # dropped once written
+
+
+def test_the_streamed_save_relies_on_the_save_loops_names_and_changes_no_module():
+    from reportlab.pdfbase import pdfdoc
+
+    code = pdfdoc.PDFDocument.format.__code__
+    assert {"PDFFile", "PDFIndirectObject"} <= set(code.co_names) and not code.co_freevars, \
+        "ReportLab's save loop no longer makes its output collector and objects by these global names"
+    before = {name: value for name, value in vars(pdfdoc).items() if not name.startswith("__")}
+    results = []
+
+    def save(streamed: bool) -> None:
+        c = canvas()
+        draw(c)
+        out = io.BytesIO()
+        if streamed:
+            backend.save_streamed(c, out)
+        else:
+            c._filename = out
+            c.save()
+        results.append(out.getvalue())
+
+    threads = [threading.Thread(target=save, args=(n % 2 == 0,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(set(results)) == 1 and len(results) == 8
+    assert {name: value for name, value in vars(pdfdoc).items() if not name.startswith("__")} == before
+
+
+def test_table_row_heights_are_the_rows_drawn():
+    table = Table([["one"], ["two\nlines"], ["three"]])
+    width, height = table.wrap(200, 1000)
+    heights = backend.table_row_heights(table)
+    assert len(heights) == 3 and heights[1] > heights[0] == heights[2]
+    assert sum(heights) == pytest.approx(height), "the row heights read do not add up to the table's"
+
+
+def test_contents_entries_are_the_entries_of_the_pass_built(tmp_path):
+    toc = TableOfContents()
+    style = ParagraphStyle("h", fontName=SANS)
+
+    class Doc(BaseDocTemplate):
+        def afterFlowable(self, flowable):
+            if isinstance(flowable, Paragraph) and flowable.style is style:
+                self.canv.bookmarkPage("k" + flowable.getPlainText())
+                self.notify("TOCEntry", (0, flowable.getPlainText(), self.page, "k" + flowable.getPlainText()))
+
+    doc = Doc(str(tmp_path / "toc.pdf"), invariant=1)
+    doc.addPageTemplates([PageTemplate("p", frames=[Frame(72, 72, 400, 600)])])
+    doc.multiBuild([toc, Paragraph("Setup", style), Paragraph("Turns", style)])
+    assert backend.contents_entries(toc) == [(0, "Setup", 1, "kSetup"), (0, "Turns", 1, "kTurns")]
+
+
+def test_a_paragraphs_pictures_are_drawn_from_the_reader_they_hold(tmp_path):
+    small, large = tmp_path / "small.png", tmp_path / "large.png"
+    Image.new("RGB", (2, 2), "red").save(small)
+    Image.new("RGB", (3, 5), "blue").save(large)
+    para = Paragraph(f'Pay <img src="{small}" width="9" height="9"/> now', ParagraphStyle("b", fontName=SANS))
+    pictures = backend.paragraph_images(para)
+    assert [p.src for p in pictures] == [str(small)] and isinstance(pictures[0].image, ImageReader)
+    pictures[0].image = ImageReader(str(large))
+    c = canvas()
+    para.wrapOn(c, 200, 100)
+    para.drawOn(c, 10, 10)
+    with pikepdf.open(io.BytesIO(saved(c))) as pdf:
+        images = [x for x in pdf.pages[0].Resources.XObject.values() if x.Subtype == "/Image"]
+    assert [(int(i.Width), int(i.Height)) for i in images] == [(3, 5)], "the paragraph drew another reader"
