@@ -136,6 +136,15 @@ def _schema_validator():
     return Draft202012Validator(builtin("layout"))
 
 
+@lru_cache(maxsize=None)
+def _kind_validator(kind: str):
+    from jsonschema import Draft202012Validator
+
+    from cardforge.schema import builtin
+
+    return Draft202012Validator({"$defs": builtin("layout")["$defs"], "$ref": f"#/$defs/element-{kind}"})
+
+
 def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[Diagnostic]]:
     """Load and resolve ``layouts/<slug>.yaml`` for ``game``.
 
@@ -315,6 +324,10 @@ def _incomplete(el_name: str, el: dict, fonts: dict[str, str], source: Source, e
         if key not in kind.key_names:
             return diag("layout-invalid", f"element {el_name!r}: {stray_key(kind.name, key)}", file=source.file,
                         line=source.line(*el_path, key), column=source.column(*el_path, key))
+    wrong = validate(el, _kind_validator(kind.name), Source(source.file, source.lines, el_path), code="layout-invalid",
+                     subject=f"element {el_name!r}")
+    if wrong:  # a value of the merged element's kind's wrong shape (written where no kind was)
+        return wrong[0]
     for key in ("header_font", "font"):
         if el.get(key) and el[key] not in fonts:
             from cardforge.suggest import did_you_mean

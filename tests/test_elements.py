@@ -116,3 +116,42 @@ def test_a_polygon_with_neither_box_nor_points_is_located(tmp_path):
     code, found = check_json(root, "mini")
     bad = [(d["line"], d["message"]) for d in found if d["code"] == "layout-invalid"]
     assert code == 1 and bad == [(_line_of(root, "tri:"), "element 'tri' has no `box:`, and no layout it extends gives one")]
+
+
+def test_a_star_element_draws_the_star_polygon_of_its_points(tmp_path):
+    pdfs = []
+    for n, star in enumerate(["kind: star, points: 7, inner: 0.4",
+                              "kind: polygon, sides: 7, star: true, inner: 0.4"]):
+        root = mini(tmp_path / str(n))
+        set_layout(root, BASE + """  hero:
+    extends: base
+    elements:
+      badge: {%s, box: [20mm, 60mm, 20mm, 20mm], fill: "#ffcc00", stroke: "#000000"}
+  spell:
+    extends: base
+""" % star + BACKS)
+        code, found = check_json(root, "mini")
+        assert code == 0, found
+        pdfs.append(one_face(root, "mini", "Sun Knight", tmp_path / str(n)))
+    assert pdfs[0].read_bytes() == pdfs[1].read_bytes()
+    with pdfplumber.open(pdfs[0]) as pdf:
+        star = [c for c in pdf.pages[0].curves if c["top"] > 55 * MM]
+    assert len(star) == 1 and len({tuple(p) for p in star[0]["pts"]}) == 14  # seven points, seven inner corners
+    assert star[0]["top"] == pytest.approx(60 * MM, abs=0.1 * MM)  # a point upwards touches the box top
+
+
+def test_a_star_points_count_given_as_corners_in_an_extending_layout_is_located(tmp_path):
+    root = mini(tmp_path)
+    set_layout(root, BASE + """  hero:
+    extends: base
+    elements:
+      badge: {kind: star, box: [20mm, 60mm, 20mm, 20mm], fill: "#ffcc00"}
+  spell:
+    extends: hero
+    elements:
+      badge: {points: [[0mm, 0mm], [5mm, 5mm]]}
+""" + BACKS)
+    code, found = check_json(root, "mini")
+    bad = [(d["line"], d["message"]) for d in found if d["code"] == "layout-invalid"]
+    assert code == 1 and len(bad) == 1 and bad[0][0] == _line_of(root, "badge: {points:")
+    assert bad[0][1].startswith("element 'badge': points: [[") and "is not of type 'integer'" in bad[0][1]

@@ -285,6 +285,6 @@ def parse(name: str, raw: dict[str, Any], line: int, fonts: dict[str, str]) -> E
     return Element(name=name, kind=kind.name, line=line, **values)
 
 
-MODULES = ("text", "icon", "image", "table", "shapes")
+MODULES = ("text", "icon", "image", "table", "shapes", "star")
 for _module in MODULES:
     import_module(f"cardforge.elements.{_module}")

@@ -15,6 +15,8 @@ from cardforge.units import parse_length
 POINTS = Key("points", {"type": "array", "minItems": 2, "items": {"$ref": "#/$defs/pair"}}, (),
              "the corners [x, y], from the box's top-left corner (or the card's, with no `box`)",
              "list of [x, y] lengths", convert=corners, shown_default="none")
+INNER = Key("inner", {"type": "number", "minimum": 0.05, "maximum": 1}, 0.5,
+            "a star's inner radius as a share of the outer", "number, 0.05 to 1", convert=float)
 
 
 def _drawer(outline: str):
@@ -61,7 +63,5 @@ register(Kind(
                   Key("sides", {"type": "integer", "minimum": 3, "maximum": 64}, 6,
                       "number of corners (5 with `star`: a five-pointed star)", "integer, 3 to 64"),
                   Key("star", {"type": "boolean"}, False, "draw a star of `sides` points", "true or false"),
-                  Key("inner", {"type": "number", "minimum": 0.05, "maximum": 1}, 0.5,
-                      "a star's inner radius as a share of the outer", "number, 0.05 to 1", convert=float),
-                  POINTS),
+                  INNER, POINTS),
     draw=_drawer("polygon"), needs_box=_by_points, place=_place))
