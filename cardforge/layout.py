@@ -16,12 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from cardforge.diagnostics import Diagnostic, diag
+from cardforge.elements import KINDS, Element, kind_of, parse, stray_key
 from cardforge.sources.yamlfile import read_yaml
 from cardforge.model import Card, Game, Source
 from cardforge.packfonts import font_keys
 from cardforge.typefaces import FONTS
-from cardforge.render.repeat import Repeat
-from cardforge.render.text import TextStyle
 from cardforge.schema import validate
 from cardforge.units import parse_length
 
@@ -35,42 +34,6 @@ SIZE_PRESETS_MM = {
     "tarot": (69.85, 120.65),
     "square": (63.5, 63.5),
 }
-
-
-@dataclass(frozen=True)
-class Element:
-    """A resolved element: ``box`` is (x, y, w, h) in pt from the card's top-left trim corner."""
-
-    name: str
-    kind: str
-    box: tuple[float, float, float, float]
-    field: str | None = None
-    template: str | None = None
-    when: str | None = None
-    icon: str | None = None
-    style: TextStyle = TextStyle()
-    fill: str | None = None
-    stroke: str | None = None
-    stroke_width: float = 0.5
-    radius: float = 0.0
-    rotate: int = 0
-    line: int = 0
-    padding: float = 0.0
-    dash: tuple[float, ...] = ()
-    opacity: float = 1.0
-    sides: int = 6
-    star: bool = False
-    inner: float = 0.5
-    points: tuple[tuple[float, float], ...] = ()
-    repeat: Repeat | None = None
-    role: str | None = None
-    fit: str = "contain"
-    anchor: str = "center"
-    clip: bool = False
-    rows: str | None = None
-    columns: tuple[dict, ...] = ()
-    header_font: str | None = None
-    header_size: float | None = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +134,15 @@ def _schema_validator():
     from cardforge.schema import builtin
 
     return Draft202012Validator(builtin("layout"))
+
+
+@lru_cache(maxsize=None)
+def _kind_validator(kind: str):
+    from jsonschema import Draft202012Validator
+
+    from cardforge.schema import builtin
+
+    return Draft202012Validator({"$defs": builtin("layout")["$defs"], "$ref": f"#/$defs/element-{kind}"})
 
 
 def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[Diagnostic]]:
@@ -323,54 +295,11 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
         else:
             el_path = path + ("elements", el_name)
         line = source.line(*el_path)
-        missing = [key for key in ("kind", "box") if key not in el]
-        if missing:
-            problems.append(diag("layout-invalid", f"element {el_name!r} has no `{missing[0]}:`, and no layout it "
-                                 "extends gives one", file=source.file, line=line,
-                                 hint="an element of an extending layout may name only the keys it changes, "
-                                      "but the element must exist in the layout it extends"))
+        problem = _incomplete(el_name, el, fonts, source, el_path)
+        if problem is not None:
+            problems.append(problem)
             continue
-        if el.get("header_font") and el["header_font"] not in fonts:
-            problems.append(diag("layout-invalid", f"element {el_name!r} uses unknown font {el['header_font']!r}",
-                                 file=source.file, line=source.line(*el_path, "header_font"),
-                                 hint=f"fonts: {', '.join(fonts)} (a pack declares its own under `fonts:` in game.yaml)"))
-            continue
-        if el.get("font") and el["font"] not in fonts:
-            from cardforge.suggest import did_you_mean
-
-            problems.append(diag("layout-invalid", f"element {el_name!r} uses unknown font {el['font']!r}",
-                                 file=source.file, line=source.line(*el_path, "font"),
-                                 hint=did_you_mean(el["font"], fonts) or f"fonts: {', '.join(fonts)} (a pack "
-                                      "declares its own under `fonts:` in game.yaml)"))
-            continue
-        if el["kind"] == "table" and not (el.get("rows") and el.get("columns")):
-            problems.append(diag("layout-invalid", f"table element {el_name!r} needs `rows:` and `columns:`",
-                                 file=source.file, line=line))
-            continue
-        if el["kind"] in ("text", "image") and not (el.get("field") or el.get("template")):
-            problems.append(diag("layout-invalid", f"{el['kind']} element {el_name!r} needs `field:` or `template:`",
-                                 file=source.file, line=line))
-            continue
-        size = parse_length(el.get("size", "9pt"))
-        style = TextStyle(font=fonts[el.get("font", "sans")], size=size,
-                          min_size=parse_length(el["min_size"]) if "min_size" in el else size,
-                          leading=el.get("leading", 1.2), color=el.get("color", "#000000"),
-                          align=el.get("align", "center"), valign=el.get("valign", "top"),
-                          icon_scale=el.get("icon_scale", 1.3), icon_color=el.get("icon_color"))
-        elements.append(Element(
-            name=el_name, kind=el["kind"], box=tuple(parse_length(v) for v in el["box"]),
-            field=el.get("field"), template=el.get("template"), when=el.get("when"), icon=el.get("icon"),
-            style=style, fill=el.get("fill"), stroke=el.get("stroke"),
-            stroke_width=parse_length(el.get("stroke_width", "0.5pt")),
-            radius=parse_length(el.get("radius", "0pt")), rotate=el.get("rotate", 0), line=line,
-            padding=parse_length(el.get("padding", "0pt")), dash=tuple(parse_length(v) for v in el.get("dash", ())),
-            opacity=float(el.get("opacity", 1.0)), sides=el.get("sides", 6), star=el.get("star", False),
-            inner=float(el.get("inner", 0.5)),
-            points=tuple((parse_length(px), parse_length(py)) for px, py in el.get("points", ())),
-            repeat=_repeat(el.get("repeat")), role=el.get("role"), fit=el.get("fit", "contain"),
-            anchor=el.get("anchor", "center"), clip=bool(el.get("clip", False)), rows=el.get("rows"),
-            columns=tuple(el.get("columns") or ()), header_font=fonts.get(el.get("header_font")),
-            header_size=parse_length(el["header_size"]) if "header_size" in el else None))
+        elements.append(parse(el_name, el, line, fonts))
     face = Face(background=spec.get("background", "#ffffff"),
                 border_width=parse_length(border.get("width", "0pt")),
                 border_color=border.get("color", "#000000"),
@@ -379,18 +308,39 @@ def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, b
     return face, problems
 
 
-def _pair(value, default=(0.0, 0.0)) -> tuple[float, float]:
-    return (parse_length(value[0]), parse_length(value[1])) if value else default
+def _incomplete(el_name: str, el: dict, fonts: dict[str, str], source: Source, el_path: tuple) -> Diagnostic | None:
+    """What keeps an element, merged along its layout's extends chain (and a card's own
+    ``layout:``), from being drawn: a missing ``kind:`` or ``box:``, a key its kind does not
+    take (written where no ``kind:`` was, so the schema could not tell), an unknown font, or
+    what its kind requires (``layout-invalid``); None when complete."""
+    kind = KINDS.get(el.get("kind"))
+    missing = "kind" if kind is None else "box" if "box" not in el and kind.needs_box(el) else None
+    if missing:
+        return diag("layout-invalid", f"element {el_name!r} has no `{missing}:`, and no layout it "
+                    "extends gives one", file=source.file, line=source.line(*el_path),
+                    hint="an element of an extending layout may name only the keys it changes, "
+                         "but the element must exist in the layout it extends")
+    for key in el:
+        if key not in kind.key_names:
+            return diag("layout-invalid", f"element {el_name!r}: {stray_key(kind.name, key)}", file=source.file,
+                        line=source.line(*el_path, key), column=source.column(*el_path, key))
+    wrong = validate(el, _kind_validator(kind.name), Source(source.file, source.lines, el_path), code="layout-invalid",
+                     subject=f"element {el_name!r}")
+    if wrong:  # a value of the merged element's kind's wrong shape (written where no kind was)
+        return wrong[0]
+    for key in ("header_font", "font"):
+        if el.get(key) and el[key] not in fonts:
+            from cardforge.suggest import did_you_mean
 
-
-def _repeat(spec: dict | None) -> Repeat | None:
-    if not spec:
-        return None
-    within = spec.get("within")
-    return Repeat(over=spec["over"], alias=spec.get("as", "item"), step=_pair(spec.get("step")),
-                  columns=spec.get("columns"), row_step=_pair(spec.get("row_step")),
-                  nested=bool(spec.get("nested", False)),
-                  within=tuple(parse_length(v) for v in within) if within else None)
+            return diag("layout-invalid", f"element {el_name!r} uses unknown font {el[key]!r}",
+                        file=source.file, line=source.line(*el_path, key),
+                        hint=(did_you_mean(el[key], fonts) if key == "font" else "") or f"fonts: {', '.join(fonts)} "
+                             "(a pack declares its own under `fonts:` in game.yaml)")
+    needs = kind.require(el)
+    if needs:
+        return diag("layout-invalid", f"{kind.name} element {el_name!r} {needs}", file=source.file,
+                    line=source.line(*el_path))
+    return None
 
 
 def _check_boxes(layout: Layout, source: Source) -> list[Diagnostic]:
@@ -400,16 +350,17 @@ def _check_boxes(layout: Layout, source: Source) -> list[Diagnostic]:
     problems = []
     for face in (layout.front, layout.back):
         for el in (face.elements if face else ()):
-            x, y, bw, bh = el.box
-            flat = bw < 0 or bh < 0 or (bw == 0 and bh == 0) if el.kind == "line" else bw <= 0 or bh <= 0
+            kind = kind_of(el)
+            x, y, bw, bh = kind.bounds(el)
+            flat = bw < 0 or bh < 0 or (bw == 0 and bh == 0) if kind.allows_flat else bw <= 0 or bh <= 0
             if x < -0.01 or y < -0.01 or x + bw > w + 0.01 or y + bh > h + 0.01 or flat:
                 problems.append(diag("layout-invalid",
                                      f"element {el.name!r} of layout {layout.name!r} lies outside the card's trim "
                                      f"({w / 72 * 25.4:.1f} x {h / 72 * 25.4:.1f} mm)",
                                      file=source.file, line=el.line))
-            elif el.kind == "text" and (x < s - 0.01 or y < s - 0.01 or x + bw > w - s + 0.01 or y + bh > h - s + 0.01):
+            elif kind.keeps_safe and (x < s - 0.01 or y < s - 0.01 or x + bw > w - s + 0.01 or y + bh > h - s + 0.01):
                 problems.append(diag("layout-unsafe",
-                                     f"text element {el.name!r} of layout {layout.name!r} reaches into the "
+                                     f"{el.kind} element {el.name!r} of layout {layout.name!r} reaches into the "
                                      f"{s / 72 * 25.4:.1f} mm safe margin inside the trim, where a cut may clip it",
                                      file=source.file, line=el.line))
     return problems

@@ -94,17 +94,17 @@ def validate(instance: Any, validator: Draft202012Validator, source: Source,
     digest = _digest("valid", schema, instance) if schema is not None else None
     if digest is not None and digest in kept.VALID:  # found valid before: the same document, the same schema
         return []
-    from cardforge.schema_errors import explain, leaves
+    from cardforge.schema_errors import explain_all, leaves
 
     found = []
     for top in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
         for error in leaves(top):
-            path, text = explain(error)
-            lines = source.lines.positions
-            if path and source.path + path not in lines and source.path + path not in source.lines.key_positions:
-                path = path[:-1] if len(path) > len(error.absolute_path) else path
-            message = f"{subject + ': ' if subject else ''}{text}"
-            found.append(diag(code, message, file=source.file, line=source.line(*path), column=source.column(*path)))
+            for path, text in explain_all(error):
+                lines = source.lines.positions
+                if path and source.path + path not in lines and source.path + path not in source.lines.key_positions:
+                    path = path[:-1] if len(path) > len(error.absolute_path) else path
+                message = f"{subject + ': ' if subject else ''}{text}"
+                found.append(diag(code, message, file=source.file, line=source.line(*path), column=source.column(*path)))
     if not found and digest is not None:
         kept.VALID.add(digest)
     return found
@@ -126,6 +126,10 @@ def builtin(name: str) -> dict[str, Any]:
 
         schema = yaml.load(raw.decode("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         kept.put(SCHEMAS, digest, schema)
+    if name == "layout":  # its element branches come from the kinds' declarations
+        from cardforge.elements.schema import with_elements
+
+        schema = with_elements(schema)
     return schema
 
 

@@ -62,9 +62,28 @@ def unknown_key(error: ValidationError) -> str | None:
     return match.group(1) if match and error.validator in ("additionalProperties", "unevaluatedProperties") else None
 
 
-def explain(error: ValidationError) -> tuple[tuple[Any, ...], str]:
+def unknown_keys(error: ValidationError) -> list[str]:
+    """Every key an ``additionalProperties`` error names (jsonschema names them in one error)."""
+    if unknown_key(error) is None:
+        return []
+    extra = error.instance if isinstance(error.instance, dict) else {}
+    known = (error.schema.get("properties") or {}) if isinstance(error.schema, dict) else {}
+    return [key for key in extra if key not in known and str(key) in error.message] or [unknown_key(error)]
+
+
+def explain_all(error: ValidationError) -> list[tuple[tuple[Any, ...], str]]:
+    """:func:`explain` for each key at fault: one ``(path, message)`` per unknown key (each
+    on its own line), else the one of :func:`explain`."""
+    keys = unknown_keys(error)
+    if len(keys) < 2:
+        return [explain(error)]
+    return [explain(error, key) for key in keys]
+
+
+def explain(error: ValidationError, unknown: str | None = None) -> tuple[tuple[Any, ...], str]:
     """``(path, message)`` for one leaf error: the path of the key at fault (for its line)
-    and a message naming it and what was expected."""
+    and a message naming it and what was expected (``unknown``: which of the unknown keys
+    the error names, when it names several)."""
     path = tuple(error.absolute_path)
     where = key_path(path)
     prefix = f"{where}: " if where else ""
@@ -72,7 +91,11 @@ def explain(error: ValidationError) -> tuple[tuple[Any, ...], str]:
     if "propertyNames" in error.relative_schema_path:  # a bad key: place it on the key itself
         return path + (value,), f"{prefix}key {value!r}: {error.message}"
     schema = error.schema if isinstance(error.schema, dict) else {}
-    unknown = unknown_key(error)
+    unknown = unknown or unknown_key(error)
+    if unknown is not None and schema.get("x-kind"):  # a key of another element kind, or misspelt
+        from cardforge.elements import stray_key
+
+        return path + (unknown,), f"{prefix}{stray_key(schema['x-kind'], unknown)}"
     if unknown is not None:
         known = list((schema.get("properties") or {}).keys())
         last = re.split(r"[_\-\s]+", unknown)[-1]  # font_size -> size: the noun of the key

@@ -27,7 +27,12 @@ FILES = {"game": "game.schema.json", "layout": "layout.schema.json", "cards": "c
 def builtin_schema(name: str) -> dict[str, Any]:
     """cardforge's own schema ``name`` ("game" or "layout") as a dict."""
     text = resources.files("cardforge").joinpath(f"schemas/{name}.schema.yaml").read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    schema = yaml.safe_load(text)
+    if name == "layout":  # its element branches come from the kinds' declarations
+        from cardforge.elements.schema import with_elements
+
+        schema = with_elements(schema)
+    return schema
 
 
 def _hoist(schema: dict[str, Any], defs: dict[str, Any], prefix: str) -> dict[str, Any]:

@@ -13,49 +13,28 @@ from jinja2 import TemplateError
 
 from cardforge import templates
 from cardforge.checks import common
-from cardforge.layout import Element, Face, LayoutSet
-from cardforge.markup import icons_in
+from cardforge.elements import kind_of
+from cardforge.layout import Face, LayoutSet
 from cardforge.budget import BudgetExceeded
 from cardforge.templates import TemplateFailure
 from cardforge.model import Game
 from cardforge.render import memo
 
 
-def _needs_rendering(el: Element) -> bool:
-    """Whether the icons an element draws depend on the card (or take a layout colour)."""
-    if el.style.icon_color:
-        return el.kind in ("text", "icon")
-    if el.kind == "icon":
-        return "{{" in (el.icon or "") or "{%" in (el.icon or "")
-    return el.kind == "text" and bool(el.template) and ("{{" in el.template or "{%" in el.template)
-
-
 def _face_icons(face: Face, ctx: dict, used: set[str], coloured: set[str]) -> None:
     for el in face.elements:
-        if not _needs_rendering(el):
+        kind = kind_of(el)
+        if not kind.icons_vary(el):
             continue  # static names and card fields are counted by checks.icons directly
         try:
             if not memo.holds(el.when, ctx):
                 continue
-            names = _element_icons(el, ctx)
+            names = kind.icons(el, ctx)
         except (TemplateError, TemplateFailure, BudgetExceeded, TypeError, ValueError, KeyError, AttributeError):
             continue  # reported by the checks that render templates
         used.update(names)
         if el.style.icon_color:
             coloured.update(names)
-
-
-def _element_icons(el: Element, ctx: dict) -> set[str]:
-    if el.kind == "icon" and el.icon:
-        return {memo.rendered(el.icon, ctx)}
-    if el.kind != "text":
-        return set()
-    if el.field:
-        value = ctx["card"].get(el.field)
-        text = "" if value is None else str(value)
-    else:
-        text = memo.rendered(el.template, ctx)
-    return {name for name, _ in icons_in(text)}
 
 
 def drawn(game: Game, layouts: LayoutSet | None) -> tuple[set[str], set[str]]:

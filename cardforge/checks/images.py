@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from cardforge.checks.layoutfit import faces
 from cardforge.diagnostics import Diagnostic, diag
+from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.render import image, repeat
@@ -24,7 +25,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             continue
         for side, face, ctx in faces(card, game, layouts):
             for el in face.elements:
-                if el.kind != "image":
+                if not kind_of(el).art:
                     continue
                 for copy in repeat.copies(el.box, el.repeat, ctx):
                     found += _one(card, side, el, copy, game, layouts)

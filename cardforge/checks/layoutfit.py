@@ -17,6 +17,7 @@ from cardforge.budget import BudgetExceeded
 from cardforge.checks import common
 from cardforge import facecache
 from cardforge.diagnostics import Diagnostic, diag
+from cardforge.elements import kind_of
 from cardforge.layout import Face, Layout, LayoutSet, card_layout
 from cardforge.model import Card, Game
 from cardforge.render import card as card_render
@@ -107,7 +108,7 @@ def _overflow(card: Card, side: str, face: Face, ctx: dict, layout: Layout, file
     w, h = layout.size
     reported: set[str] = set()  # elements repeating over the same list overflow together: one report
     for el in face.elements:
-        if el.kind == "table":
+        if kind_of(el).has_rows:
             try:
                 found += _table(card, side, el, ctx, file, game)
             except UNDRAWN as exc:

@@ -24,6 +24,7 @@ from functools import lru_cache
 from cardforge import facecache
 from cardforge.checks.common import TextField, card_texts
 from cardforge.diagnostics import Diagnostic, diag
+from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
 from cardforge.suggest import did_you_mean
@@ -57,7 +58,7 @@ def _faces(card: Card, layouts: LayoutSet | None, field: str) -> set[str]:
     layout = layouts.by_type.get(card.type) if layouts else None
     for face in (layout.front, layout.back) if layout else ():
         for el in face.elements if face else ():
-            if el.kind == "text" and (el.field == field or (el.template and f"card.{field}" in el.template)):
+            if kind_of(el).sets_text and (el.field == field or (el.template and f"card.{field}" in el.template)):
                 faces.add(el.style.font)
     faces = faces or {"sans"}  # with its bold and italic, which **markup** picks
     return {f for face in faces for f in (FAMILIES[FAMILY_OF[face]] if face in FAMILY_OF else (face,)) if known(f)}

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from cardforge.diagnostics import Diagnostic, diag
+from cardforge.elements import kind_of
 from cardforge.layout import Layout, LayoutSet
 from cardforge.model import Game
 from cardforge.units import MM
@@ -79,7 +80,7 @@ def layout_problems(layouts: LayoutSet) -> dict[str, list[Diagnostic]]:
             for el in face.elements:
                 if _bad(el.stroke_width, 0, min(w, h) / 2):
                     add(el.line, f"element {el.name!r}: stroke width {el.stroke_width:g} pt is not between 0 and half the card")
-                if el.kind != "text":
+                if not kind_of(el).sets_text:
                     continue
                 st = el.style
                 if _bad(st.size, 0, MAX_FONT_PT, low_open=True):

@@ -36,6 +36,7 @@ from pathlib import Path
 from PIL import Image
 
 from cardforge.export.faces import face_pdf, rasterise
+from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.model import Game, slugify
 
@@ -130,8 +131,8 @@ def safe_area_notes(game: Game, layouts: LayoutSet, shop: Shop) -> list:
         s = shop.safe_pt
         for face in (layout.front, layout.back):
             for el in (face.elements if face else ()):
-                x, y, bw, bh = el.box
-                if el.kind != "text" or (layout.name, el.name) in seen:
+                x, y, bw, bh = kind_of(el).bounds(el)
+                if not kind_of(el).keeps_safe or (layout.name, el.name) in seen:
                     continue
                 if x < s - 0.01 or y < s - 0.01 or x + bw > w - s + 0.01 or y + bh > h - s + 0.01:
                     seen.add((layout.name, el.name))

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from cardforge.render.colors import HexColor
 
-from cardforge.layout import Element, Face
+from cardforge.elements import Element, kind_of
+from cardforge.elements.text import markup
+from cardforge.layout import Face
 from cardforge.model import Card, Game
 from cardforge.render import image, memo, repeat, shapes, table, text
 from cardforge.render.bleed import bleed_area, draw_ground
@@ -34,10 +36,7 @@ def element_text(el: Element, ctx: dict[str, Any]) -> str:
     """The card markup an element shows ('' when it has nothing to show)."""
     if not memo.holds(el.when, ctx):
         return ""
-    if el.field:
-        value = ctx["card"].get(el.field)
-        return "" if value is None else str(value)
-    return memo.rendered(el.template, ctx)
+    return markup(el, ctx)
 
 
 @dataclass
@@ -87,7 +86,7 @@ def fit_face(face: Face, ctx: dict[str, Any], game: Game) -> list[Fitted]:
 def _fit_face(face: Face, ctx: dict[str, Any], game: Game) -> list[Fitted]:
     fitted = []
     for el in face.elements:
-        if el.kind != "text":
+        if not kind_of(el).sets_text:
             continue
         for copy in copies(el, ctx):
             content = element_text(el, copy.ctx)
@@ -168,85 +167,114 @@ def draw_face(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: fl
                     _color(face.border_color, ctx) if face.border_width else None,
                     face.border_width, face.border_radius)
     fits = {(f.element.name, f.index): f for f in fit_face(face, ctx, game)}
+    at = At(game, x, y, size, shape, None if ink_saver else area, stamp, fits)
     for el in face.elements:
+        draw = kind_of(el).draw
         for copy in copies(el, ctx):
-            if el.kind == "image":
-                _draw_image(c, el, copy, game, x, y, size, shape, stamp)
-                continue
-            if el.kind == "table":
-                _draw_table(c, el, copy, game, x, y, h, stamp)
-                continue
-            _draw_element(c, el, copy, fits.get((el.name, copy.index)), game, x, y, size, None if ink_saver else area, stamp)
+            draw(c, el, copy, at)
     c.restoreState()
     return list(fits.values())
 
 
-def _draw_image(c: Canvas, el: Element, copy: repeat.Copy, game: Game, x: float, y: float,
-                size: tuple[float, float], shape: str, stamp: IconStamp) -> None:
+@dataclass(frozen=True)
+class At:
+    """Where a face is drawn, for its elements' ``draw`` (see :mod:`cardforge.elements`): the
+    trim's lower-left corner (x, y) and ``size`` (w, h) pt on the page, the card's ``shape``,
+    the bleed ``area`` (x, y, w, h) pt a rect's fill reaching the trim runs on to (None in
+    ink-saving mode), and the face's text fits by (element name, copy index)."""
+
+    game: Game
+    x: float
+    y: float
+    size: tuple[float, float]
+    shape: str
+    area: tuple[float, float, float, float] | None
+    stamp: IconStamp
+    fits: dict[tuple[str, int], Fitted]
+
+    def corner(self, box: tuple[float, float, float, float]) -> tuple[float, float]:
+        """The page position (pt) of the lower-left corner of ``box`` (from the top-left trim corner)."""
+        bx, by, _, bh = box
+        return self.x + bx, self.y + self.size[1] - by - bh
+
+    @property
+    def trim(self) -> tuple | None:
+        return (self.x, self.y, self.size, self.area) if self.area else None
+
+
+def draw_image(c: Canvas, el: Element, copy: repeat.Copy, at: At) -> None:
     """One copy of an image element; ``clip`` also clips it to the trim's shape."""
-    w, h = size
+    w, h = at.size
+    x, y = at.x, at.y
     bx, by, bw, bh = copy.box
     c.saveState()
     if el.clip:
         trim = c.beginPath()
-        if shape == "circle":
+        if at.shape == "circle":
             trim.ellipse(x, y, w, h)
         else:
             trim.rect(x, y, w, h)
         c.clipPath(trim, stroke=0, fill=0)
-    image.draw(c, el, copy.ctx, game.root, (x + bx, y + h - by - bh, bw, bh), stamp)
+    image.draw(c, el, copy.ctx, at.game.root, (x + bx, y + h - by - bh, bw, bh), at.stamp)
     c.restoreState()
 
 
-def _draw_table(c: Canvas, el: Element, copy: repeat.Copy, game: Game, x: float, y: float, h: float,
-                stamp: IconStamp) -> None:
+def draw_table(c: Canvas, el: Element, copy: repeat.Copy, at: At) -> None:
+    """One copy of a table element, fitted for its card (remembered) and drawn."""
     if not memo.holds(el.when, copy.ctx):
         return
     bx, by, bw, bh = copy.box
-    fitted = memo.remembered(copy.ctx, ("table", el.name, id(el)), lambda: table.fit(el, copy.ctx, bw, bh, game.icons))
-    table.draw(c, el, fitted, copy.ctx, x + bx, y + h - by - bh, bw, bh, stamp)
+    fitted = memo.remembered(copy.ctx, ("table", el.name, id(el)),
+                             lambda: table.fit(el, copy.ctx, bw, bh, at.game.icons))
+    table.draw(c, el, fitted, copy.ctx, at.x + bx, at.y + at.size[1] - by - bh, bw, bh, at.stamp)
 
 
-def _draw_element(c: Canvas, el: Element, copy: repeat.Copy, fitted: Fitted | None, game: Game,
-                  x: float, y: float, size: tuple[float, float], area: tuple[float, float, float, float] | None,
-                  stamp: IconStamp) -> None:
-    """Draw one copy of ``el`` on a face whose trim's lower-left corner is (x, y) and size
-    (w, h) pt; a rect fill reaching the trim runs on to the bleed ``area`` (x, y, w, h) pt
-    when one is given (see :func:`cardforge.render.shapes.draw`)."""
+def draw_shape(c: Canvas, el: Element, copy: repeat.Copy, at: At, outline) -> None:
+    """One copy of a shape element traced by ``outline`` (a function of
+    :mod:`cardforge.render.shapes`); a rect fill reaching the trim runs on to the bleed."""
+    if not memo.holds(el.when, copy.ctx):
+        return
+    ex, ey = at.corner(copy.box)
+    shapes.draw(c, el, copy.ctx, ex, ey, copy.box[2], copy.box[3], trim=at.trim, outline=outline)
+
+
+def draw_icon(c: Canvas, el: Element, copy: repeat.Copy, at: At) -> None:
+    """One copy of an icon element: the icon as large as its box allows, centred in it."""
     ctx = copy.ctx
-    h = size[1]
-    bx, by, bwid, bht = copy.box
-    ex, ey = x + bx, y + h - by - bht
-    if el.kind in shapes.SHAPES:
-        if not memo.holds(el.when, ctx):
-            return
-        shapes.draw(c, el, ctx, ex, ey, bwid, bht, trim=(x, y, size, area) if area else None)
-    elif el.kind == "icon":
-        if not memo.holds(el.when, ctx):
-            return
-        icon = game.icons.get(memo.rendered(el.icon, ctx))
-        if icon is not None:
-            side = min(bwid, bht)
-            color = memo.rendered(el.style.icon_color, ctx)
-            stamp.draw(icon, ex + (bwid - side) / 2, ey + (bht - side) / 2, side, color or None)
-    elif el.kind == "text":
-        if (el.fill or el.stroke) and memo.holds(el.when, ctx):
-            shapes.draw(c, replace(el, kind="rect"), ctx, ex, ey, bwid, bht,  # the colour band, even under no text
-                        trim=(x, y, size, area) if area else None)
-        if fitted is None:
-            return
-        tx, ty, tw, th = text_box(el, copy.box)
-        ex, ey, bwid, bht = x + tx, y + h - ty - th, tw, th
-        style = memo.remembered(ctx, ("style", el.name, id(el)), lambda: _style(el, ctx))
-        c.saveState()
-        if el.rotate:
-            c.translate(ex + bwid / 2, ey + bht / 2)
-            c.rotate(el.rotate)
-            tw, th = (bht, bwid) if el.rotate in (90, 270) else (bwid, bht)
-            text.draw(c, fitted.block, style, -tw / 2, -th / 2, tw, th, stamp)
-        else:
-            text.draw(c, fitted.block, style, ex, ey, bwid, bht, stamp)
-        c.restoreState()
+    if not memo.holds(el.when, ctx):
+        return
+    icon = at.game.icons.get(memo.rendered(el.icon, ctx))
+    if icon is not None:
+        ex, ey = at.corner(copy.box)
+        bwid, bht = copy.box[2], copy.box[3]
+        side = min(bwid, bht)
+        color = memo.rendered(el.style.icon_color, ctx)
+        at.stamp.draw(icon, ex + (bwid - side) / 2, ey + (bht - side) / 2, side, color or None)
+
+
+def draw_text(c: Canvas, el: Element, copy: repeat.Copy, at: At) -> None:
+    """One copy of a text element: its colour band (``fill``/``stroke``, drawn as a rect even
+    under no text), then the text fitted for it, turned by ``rotate``."""
+    ctx = copy.ctx
+    h = at.size[1]
+    if (el.fill or el.stroke) and memo.holds(el.when, ctx):
+        ex, ey = at.corner(copy.box)
+        shapes.draw(c, el, ctx, ex, ey, copy.box[2], copy.box[3], trim=at.trim, outline=shapes.rect)
+    fitted = at.fits.get((el.name, copy.index))
+    if fitted is None:
+        return
+    tx, ty, tw, th = text_box(el, copy.box)
+    ex, ey, bwid, bht = at.x + tx, at.y + h - ty - th, tw, th
+    style = memo.remembered(ctx, ("style", el.name, id(el)), lambda: _style(el, ctx))
+    c.saveState()
+    if el.rotate:
+        c.translate(ex + bwid / 2, ey + bht / 2)
+        c.rotate(el.rotate)
+        tw, th = (bht, bwid) if el.rotate in (90, 270) else (bwid, bht)
+        text.draw(c, fitted.block, style, -tw / 2, -th / 2, tw, th, at.stamp)
+    else:
+        text.draw(c, fitted.block, style, ex, ey, bwid, bht, at.stamp)
+    c.restoreState()
 
 
 def _style(el: Element, ctx: dict[str, Any]) -> text.TextStyle:

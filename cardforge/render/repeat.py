@@ -17,19 +17,7 @@ from typing import Any
 from jinja2 import Undefined
 
 from cardforge import templates
-
-
-@dataclass(frozen=True)
-class Repeat:
-    """A resolved ``repeat:``: ``step``/``row_step`` (dx, dy) pt, ``within`` (x, y, w, h) pt or None."""
-
-    over: str
-    alias: str = "item"
-    step: tuple[float, float] = (0.0, 0.0)
-    columns: int | None = None
-    row_step: tuple[float, float] = (0.0, 0.0)
-    nested: bool = False
-    within: tuple[float, float, float, float] | None = None
+from cardforge.elements.specs import Repeat  # noqa: F401  (part of this module's API: repeat.Repeat)
 
 
 @dataclass(frozen=True)

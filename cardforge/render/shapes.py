@@ -21,9 +21,6 @@ from cardforge.render.bleed import to_bleed
 if TYPE_CHECKING:  # ReportLab is imported to draw: the checks, which only measure, never load it
     from reportlab.pdfgen.canvas import Canvas
 
-SHAPES = ("rect", "line", "ellipse", "circle", "polygon")
-
-
 def color(value: str, ctx: dict[str, Any]) -> HexColor:
     return memo.color(memo.rendered(value, ctx))
 
@@ -44,17 +41,19 @@ def polygon_points(el, x: float, y: float, w: float, h: float) -> list[tuple[flo
 
 
 def draw(c: Canvas, el, ctx: dict[str, Any], x: float, y: float, w: float, h: float,
-         trim: tuple | None = None) -> None:
+         trim: tuple | None = None, outline=None) -> None:
     """Draw shape element ``el`` in the box with lower-left (x, y) and size (w, h), pt.
 
-    ``trim`` is (trim x, trim y, (trim w, trim h), bleed area (x, y, w, h)), all pt: given,
-    a rect's fill that reaches the trim on a side runs on to the bleed edge there (its
-    corner radius dropped) while its outline stays in the box; see
-    :func:`cardforge.render.bleed.to_bleed`.
+    ``outline`` is the function of this module that traces the shape (:func:`rect`,
+    :func:`line`, :func:`ellipse`, :func:`circle`, :func:`polygon`; the element's kind
+    chooses it, see :mod:`cardforge.elements.shapes`). ``trim`` is (trim x, trim y, (trim w,
+    trim h), bleed area (x, y, w, h)), all pt: given, a rect's fill that reaches the trim on a
+    side runs on to the bleed edge there (its corner radius dropped) while its outline stays
+    in the box; see :func:`cardforge.render.bleed.to_bleed`.
     """
     fill = memo.rendered(el.fill, ctx)
     stroke = memo.rendered(el.stroke, ctx)
-    if el.kind == "line" and not stroke:
+    if outline is line and not stroke:
         stroke = "#000000"
     if not fill and not stroke:
         return
@@ -70,33 +69,45 @@ def draw(c: Canvas, el, ctx: dict[str, Any], x: float, y: float, w: float, h: fl
         c.setFillAlpha(el.opacity)
         c.setStrokeAlpha(el.opacity)
     s, f = (1 if stroke else 0), (1 if fill else 0)
-    grown = to_bleed((x, y, w, h), trim[:2], trim[2], trim[3]) if trim and fill and el.kind == "rect" else None
+    grown = to_bleed((x, y, w, h), trim[:2], trim[2], trim[3]) if trim and fill and outline is rect else None
     if grown:  # a fill reaching the trim: square-cornered out to the bleed edge
         c.rect(*grown, stroke=0, fill=1)
         if stroke:
             c.roundRect(x, y, w, h, el.radius, stroke=1, fill=0)
-    elif el.kind == "rect":
-        c.roundRect(x, y, w, h, el.radius, stroke=s, fill=f)
-    elif el.kind == "line":
-        pts = [(x + px, y + h - py) for px, py in el.points] if el.points else [(x, y + h), (x + w, y)]
-        path = c.beginPath()
-        path.moveTo(*pts[0])
-        for p in pts[1:]:
-            path.lineTo(*p)
-        c.setLineCap(1)
-        c.drawPath(path, stroke=1, fill=0)
-    elif el.kind == "ellipse":
-        c.ellipse(x, y, x + w, y + h, stroke=s, fill=f)
-    elif el.kind == "circle":
-        r = min(w, h) / 2
-        c.circle(x + w / 2, y + h / 2, r, stroke=s, fill=f)
-    elif el.kind == "polygon":
-        pts = polygon_points(el, x, y, w, h)
-        path = c.beginPath()
-        path.moveTo(*pts[0])
-        for p in pts[1:]:
-            path.lineTo(*p)
-        path.close()
-        c.setLineJoin(1)
-        c.drawPath(path, stroke=s, fill=f)
+    else:
+        outline(c, el, x, y, w, h, s, f)
     c.restoreState()
+
+
+def rect(c: Canvas, el, x: float, y: float, w: float, h: float, s: int, f: int) -> None:
+    c.roundRect(x, y, w, h, el.radius, stroke=s, fill=f)
+
+
+def line(c: Canvas, el, x: float, y: float, w: float, h: float, s: int, f: int) -> None:
+    pts = [(x + px, y + h - py) for px, py in el.points] if el.points else [(x, y + h), (x + w, y)]
+    path = c.beginPath()
+    path.moveTo(*pts[0])
+    for p in pts[1:]:
+        path.lineTo(*p)
+    c.setLineCap(1)
+    c.drawPath(path, stroke=1, fill=0)
+
+
+def ellipse(c: Canvas, el, x: float, y: float, w: float, h: float, s: int, f: int) -> None:
+    c.ellipse(x, y, x + w, y + h, stroke=s, fill=f)
+
+
+def circle(c: Canvas, el, x: float, y: float, w: float, h: float, s: int, f: int) -> None:
+    r = min(w, h) / 2
+    c.circle(x + w / 2, y + h / 2, r, stroke=s, fill=f)
+
+
+def polygon(c: Canvas, el, x: float, y: float, w: float, h: float, s: int, f: int) -> None:
+    pts = polygon_points(el, x, y, w, h)
+    path = c.beginPath()
+    path.moveTo(*pts[0])
+    for p in pts[1:]:
+        path.lineTo(*p)
+    path.close()
+    c.setLineJoin(1)
+    c.drawPath(path, stroke=s, fill=f)

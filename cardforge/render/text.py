@@ -18,6 +18,7 @@ from cardforge.markup import Run, parse
 from cardforge.model import Icon
 from cardforge.render import fonts, memo
 from cardforge.render.icons import IconStamp
+from cardforge.elements.specs import TextStyle  # noqa: F401  (part of this module's API: text.TextStyle)
 
 if TYPE_CHECKING:  # ReportLab is imported to draw: the checks, which only measure, never load it
     from reportlab.pdfgen.canvas import Canvas
@@ -26,21 +27,6 @@ STEP = 0.25  # pt, the type-size step when shrinking to fit
 ASCENT = 0.76  # of the type size: DejaVu's cap height plus a little, for the first baseline
 DESCENT = 0.24
 ICON_DROP = 0.2  # share of an inline icon below the baseline
-
-
-@dataclass(frozen=True)
-class TextStyle:
-    """How a text box sets its type: ``size``/``min_size`` in pt, ``leading`` as a ratio."""
-
-    font: str = "sans"
-    size: float = 9.0
-    min_size: float = 6.0
-    leading: float = 1.2
-    color: str = "#000000"
-    align: str = "center"  # left | center | right
-    valign: str = "top"  # top | middle | bottom
-    icon_scale: float = 1.3  # inline icon height, in ems
-    icon_color: str | None = None  # draw every inline icon in this colour instead of its own
 
 
 @dataclass

@@ -1,0 +1,28 @@
+"""The ``icon`` element: one icon of the game's legend, as vectors, as large as its box allows."""
+from __future__ import annotations
+
+from typing import Any
+
+from cardforge.elements import ICON_COLOR, Element, Key, Kind, register
+
+
+def _draw(c, el: Element, copy, at) -> None:
+    from cardforge.render import card
+
+    card.draw_icon(c, el, copy, at)
+
+
+def _icons(el: Element, ctx: dict[str, Any]) -> set[str]:
+    from cardforge.render import memo
+
+    return {memo.rendered(el.icon, ctx)} if el.icon else set()
+
+
+def _icons_vary(el: Element) -> bool:
+    return bool(el.style.icon_color) or "{{" in (el.icon or "") or "{%" in (el.icon or "")
+
+
+KIND = register(Kind(
+    "icon", "one icon of the game's legend (`icon:`), drawn as large as the box allows",
+    keys=(Key("icon", {"type": "string"}, None, "the icon to draw", "an icon name (template allowed)"), ICON_COLOR),
+    draw=_draw, icons=_icons, icons_vary=_icons_vary))

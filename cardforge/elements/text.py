@@ -1,0 +1,50 @@
+"""The ``text`` element: card markup from a card field or a template, fitted into its box
+(the type shrinks from ``size`` to ``min_size``); ``fill``/``stroke`` put it on a colour band."""
+from __future__ import annotations
+
+from typing import Any
+
+from cardforge.elements import (ALIGN, COLOR, DASH, FIELD, FILL, FONT, ICON_COLOR, ICON_SCALE, LEADING, MIN_SIZE,
+                                OPACITY, RADIUS, SIZE, STROKE, STROKE_WIDTH, TEMPLATE, VALIGN, Element, Kind, enum,
+                                length, register)
+
+
+def _draw(c, el: Element, copy, at) -> None:
+    from cardforge.render import card
+
+    card.draw_text(c, el, copy, at)
+
+
+def markup(el: Element, ctx: dict[str, Any]) -> str:
+    """The card markup ``el`` shows on the card of ``ctx`` ('' when nothing), ``when:`` aside."""
+    from cardforge.render import memo
+
+    if el.field:
+        value = ctx["card"].get(el.field)
+        return "" if value is None else str(value)
+    return memo.rendered(el.template, ctx)
+
+
+def _icons(el: Element, ctx: dict[str, Any]) -> set[str]:
+    from cardforge.markup import icons_in
+
+    return {name for name, _ in icons_in(markup(el, ctx))}
+
+
+def _icons_vary(el: Element) -> bool:
+    return bool(el.style.icon_color) or bool(el.template) and ("{{" in el.template or "{%" in el.template)
+
+
+KIND = register(Kind(
+    "text", "card markup (see [markup.md](markup.md)) from `field` or `template`, fitted into the box: the type "
+            "shrinks from `size` to `min_size`, and `text-overflow` reports what still does not fit",
+    keys=(FIELD, TEMPLATE, FONT, SIZE, MIN_SIZE, LEADING, COLOR, ALIGN, VALIGN, ICON_SCALE, ICON_COLOR,
+          enum("rotate", [0, 90, 180, 270], 0, "turn the text, in degrees"),
+          enum("role", ["title", "body", "other"], None,
+               "its place in the type hierarchy: the title is never set smaller than the body",
+               shown_default="title for `field: name`, body for `field: text`"),
+          length("padding", "0pt", "space kept between the box (its colour band) and the text"),
+          FILL, STROKE, STROKE_WIDTH, RADIUS, DASH, OPACITY),
+    draw=_draw,
+    require=lambda raw: None if raw.get("field") or raw.get("template") else "needs `field:` or `template:`",
+    icons=_icons, icons_vary=_icons_vary, sets_text=True, keeps_safe=True))
