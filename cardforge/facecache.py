@@ -3,7 +3,7 @@
 A check of a game evaluates every card's templates and ``when:`` tests and fits every
 text (:mod:`cardforge.checks`), though after a one-card edit every other card gives what it
 gave last time. These are pure results: a template's text is a function of its source and
-its context (the card, ``game.yaml``, the back; see :mod:`cardforge.render.memo`), a fit of
+its context (the card, ``game.yaml``, the back; see :mod:`cardforge.cardcontext`), a fit of
 its text, style, box (pt), the game's icons, the font's glyph widths and the installed
 ReportLab. While :func:`kept` is active (in this thread, around a game's checks) they are
 looked up by all of that (a context by the SHA-256 of its data) in a file named for the
@@ -17,7 +17,7 @@ template or test that raised is not kept (it raises again), and a fit is kept on
 text fits its box, every inline icon is known and no type is set under
 :data:`MIN_PRINTED` pt; a rule's ``assert`` is kept only for a card it holds for. A kept fit gives the checks its figures (type size, height and
 width in pt, smallest size) without its lines: it is never handed to the renderer, which
-fits afresh (:func:`cardforge.render.text.fit` keeps only what it measured in its own
+fits afresh (:func:`cardforge.resolve.text.fit` keeps only what it measured in its own
 process-wide memo).
 
 One file per game folder (``$XDG_CACHE_HOME/cardforge/faces/``), written atomically when a
@@ -40,7 +40,7 @@ from cardforge.cache.registry import FACES
 
 if TYPE_CHECKING:
     from cardforge.model import Game
-    from cardforge.render.text import Block
+    from cardforge.resolve.text import Block
 
 KEPT = 200  # files of kept results (one per game folder and version of cardforge)
 MIN_PRINTED = 6.0  # pt: a fit with smaller type is reported (checks.textfit), so it is never kept
@@ -160,7 +160,7 @@ _DIGEST_KEY = ("facecache-digest",)  # where a context's digest is remembered in
 
 
 def _context_digest(store: _Store, ctx: dict[str, Any]) -> bytes:
-    """The digest of a :class:`~cardforge.render.memo.Context`, worked out once (``b""``
+    """The digest of a :class:`~cardforge.cardcontext.Context`, worked out once (``b""``
     for a plain dict or data that is not plain)."""
     memo = getattr(ctx, "memo", None)
     if memo is None:
@@ -249,7 +249,7 @@ def _fit_digest(store: _Store, text: str, style, box_w: float, box_h: float, ico
 
 def known_fit(text: str, style, box_w: float, box_h: float, icons_key: tuple) -> tuple[float, float, float, float] | None:
     """The kept figures of a text that fitted, ``(size, height, width, smallest size)`` in
-    pt, for the checks only (:func:`cardforge.render.text.fit` makes them a block without
+    pt, for the checks only (:func:`cardforge.resolve.text.fit` makes them a block without
     lines), or None."""
     store = _here.store
     if store is None:

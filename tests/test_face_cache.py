@@ -25,7 +25,7 @@ def mini(tmp_path) -> Path:
 def _fresh_user_cache(monkeypatch, folder: Path) -> None:
     """The user cache in ``folder`` (empty), nothing of it read yet, no fit remembered in this process."""
     from cardforge.cache import kept
-    from cardforge.render import text
+    from cardforge.resolve import text
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
     monkeypatch.delenv("CARDFORGE_NO_USER_CACHE", raising=False)
@@ -52,7 +52,7 @@ def _line_of(path: Path, needle: str) -> int:
 
 def test_a_broken_card_is_reported_alike_with_no_cache_an_empty_one_and_a_filled_one(mini, tmp_path, monkeypatch):
     from cardforge.build import Project, compile_game
-    from cardforge.render import text
+    from cardforge.resolve import text
 
     cards = _break_cards(mini)
     monkeypatch.chdir(mini)
@@ -86,7 +86,7 @@ def test_a_broken_card_is_reported_alike_with_no_cache_an_empty_one_and_a_filled
 
 def test_every_shipped_pack_checks_alike_with_no_cache_an_empty_one_and_a_filled_one(tmp_path, monkeypatch):
     from cardforge.build import Project, compile_game
-    from cardforge.render import text
+    from cardforge.resolve import text
     from conftest import SHIPPED, make_project
 
     root = make_project(tmp_path / "p", *SHIPPED)

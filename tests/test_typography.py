@@ -9,8 +9,8 @@ import pytest
 from cardforge.build import Project, compile_game
 from cardforge.checks.layoutfit import faces
 from cardforge.load import find_packs
-from cardforge.render import card as card_render
-from cardforge.render import text
+from cardforge.resolve import face as card_render
+from cardforge.resolve import text
 from cardforge.render.deck import DeckOptions, card_groups, sheet_for
 from tests.conftest import REPO
 
@@ -56,7 +56,7 @@ def test_no_wrapped_line_starts_with_an_icon_operator_or_punctuation(slug):
 def test_a_lone_last_word_is_rewrapped_at_the_same_size_and_line_count():
     style = text.TextStyle(size=10, min_size=10, align="left")
     sample = "Draw two cards, then discard one of them and keep the other one."
-    width = text.fonts.width("Draw two cards, then discard one of them and keep the other", "sans", 10) + 1
+    width = text.fontmetrics.width("Draw two cards, then discard one of them and keep the other", "sans", 10) + 1
     words = text._words(text.parse(sample))
     greedy, _ = text._wrap(words, style, 10, width, {}, set())
     assert len(greedy[-1].pieces) == 1, "the sample must end on a lone word when wrapped greedily"

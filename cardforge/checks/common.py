@@ -75,7 +75,7 @@ _shared_here = _Shared()  # per thread: a live preview checks a game in a thread
 def shared_contexts():
     """While this block runs (in this thread), :func:`front` and :func:`back` give one
     context per card and side, so what one check family works out from it (templates,
-    ``when:`` tests, text fits: :class:`cardforge.render.memo.Context`) the others read
+    ``when:`` tests, text fits: :class:`cardforge.cardcontext.Context`) the others read
     back, not again."""
     outer, _shared_here.contexts = _shared_here.contexts, {}
     try:
@@ -85,15 +85,15 @@ def shared_contexts():
 
 
 def front(card: Card, game: Game) -> dict:
-    """What the card's front templates see (:func:`cardforge.render.card.context`)."""
-    from cardforge.render.card import context
+    """What the card's front templates see (:func:`cardforge.resolve.face.context`)."""
+    from cardforge.resolve.face import context
 
     return _shared(card, game, "front", lambda: context(card, game))
 
 
 def back(card: Card, game: Game) -> dict:
     """What its back templates see (:func:`cardforge.render.deck.back_context`)."""
-    from cardforge.render.deck import back_context
+    from cardforge.resolve.face import back_context
 
     return _shared(card, game, "back", lambda: back_context(card, game))
 

@@ -21,8 +21,8 @@ from cardforge.budget import BudgetExceeded
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import Element, Face, LayoutSet
 from cardforge.model import Card, Game
-from cardforge.render import memo
-from cardforge.render.deck import back_face
+from cardforge import cardcontext as memo
+from cardforge.resolve.face import back_face
 from cardforge.suggest import did_you_mean
 
 COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")

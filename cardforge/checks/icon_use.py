@@ -18,7 +18,7 @@ from cardforge.layout import Face, LayoutSet
 from cardforge.budget import BudgetExceeded
 from cardforge.templates import TemplateFailure
 from cardforge.model import Game
-from cardforge.render import memo
+from cardforge import cardcontext as memo
 
 
 def _face_icons(face: Face, ctx: dict, used: set[str], coloured: set[str]) -> None:

@@ -18,7 +18,7 @@ from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.markup import icons_in
 from cardforge.model import Game
-from cardforge.render.icons import inspect_svg
+from cardforge.svgfile import inspect_svg
 from cardforge.suggest import did_you_mean
 
 

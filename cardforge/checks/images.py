@@ -12,7 +12,7 @@ from cardforge.diagnostics import Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.render import image, repeat
+from cardforge.resolve import image, repeat
 from cardforge.units import to_mm
 
 

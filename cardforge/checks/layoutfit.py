@@ -20,11 +20,10 @@ from cardforge.diagnostics import Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import Face, Layout, LayoutSet, card_layout
 from cardforge.model import Card, Game
-from cardforge.render import card as card_render
 from cardforge import templates
-from cardforge.render import repeat, table
+from cardforge.resolve import repeat, table
 from cardforge.units import to_mm
-from cardforge.render.deck import back_face
+from cardforge.resolve.face import back_face
 
 
 def faces(card: Card, game: Game, layouts: LayoutSet) -> list[tuple[str, Face, dict[str, Any]]]:

@@ -38,11 +38,11 @@ _BAD_TOKEN = re.compile(r"\{(?!\{)([^{}\s]*[A-Z][^{}\s]*)\}|\{([a-z0-9][a-z0-9-]
 
 @lru_cache(maxsize=None)
 def font_chars(face: str) -> frozenset[int]:
-    """The code points font ``face`` (a font key, :mod:`cardforge.render.fonts`) has glyphs for
-    (from its cached glyph widths, :func:`cardforge.render.fonts.chars`)."""
-    from cardforge.render import fonts
+    """The code points font ``face`` (a font key, :mod:`cardforge.typefaces`) has glyphs for
+    (from its cached glyph widths, :func:`cardforge.fontmetrics.chars`)."""
+    from cardforge.fontmetrics import chars
 
-    return fonts.chars(face)
+    return chars(face)
 
 
 @lru_cache(maxsize=None)
@@ -108,7 +108,7 @@ def _glyphs(field: TextField, faces: set[str]) -> list[Diagnostic]:
                if ord(ch) not in have and not ch.isspace() and unicodedata.category(ch) != "Cc" and ord(ch) not in BIDI]
     if not missing:
         return []
-    from cardforge.render.fonts import label
+    from cardforge.typefaces import label
 
     chars = "".join(dict.fromkeys(ch for _, ch in missing))
     names = sorted({label(f) for f in faces})

@@ -2,12 +2,12 @@
 
 Codes: ``text-too-small`` (warning) for type set under 6 pt, with the size, the element
 and the card; ``layout-hierarchy`` (error) when a title prints smaller than its body even
-after the body was shrunk to the title's size (see :func:`cardforge.render.card.fit_face`);
+after the body was shrunk to the title's size (see :func:`cardforge.resolve.face.fit_face`);
 ``text-overflow`` (error) when a text element overflows its box even at its
 ``min_size``; the message says by how much (mm of height or width). Shared backs
 (``backs:``) are measured like fronts, once per back, and reported at the element's line
 in the layout file. The measuring is the
-layout engine's (:func:`cardforge.render.card.fit_face`), so the report matches the print.
+layout engine's (:func:`cardforge.resolve.face.fit_face`), so the report matches the print.
 """
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ from cardforge.diagnostics import Diagnostic, diag
 from cardforge.templates import TemplateFailure
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.render import card as card_render
-from cardforge.render.deck import back_face
+from cardforge.resolve import face as card_render
+from cardforge.resolve.face import back_face
 from cardforge.units import to_mm
 
 

@@ -17,7 +17,7 @@ def _draw(c, el: Element, copy, at) -> None:
 
 def markup(el: Element, ctx: dict[str, Any]) -> str:
     """The card markup ``el`` shows on the card of ``ctx`` ('' when nothing), ``when:`` aside."""
-    from cardforge.render import memo
+    from cardforge import cardcontext as memo
 
     if el.field:
         value = ctx["card"].get(el.field)

@@ -18,7 +18,7 @@ from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
 from cardforge.render import card as card_render
 from cardforge.render import fonts
-from cardforge.render.deck import back_context, back_face
+from cardforge.resolve.face import back_context, back_face, context
 from cardforge.render.icons import IconStamp
 
 
@@ -34,7 +34,7 @@ def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed
         b = (layout.bleed if bleed_to is None else bleed_to) if bleed else 0.0
         w, h = layout.size
         page = (w + 2 * b, h + 2 * b)
-        sides = [(layout.front, card_render.context(card, game)),
+        sides = [(layout.front, context(card, game)),
                  (back_face(card, game, layouts), back_context(card, game))]
         for face, ctx in (sides[::-1] if back_first else sides):
             canvas.setPageSize(page)

@@ -6,6 +6,7 @@ so ``cardforge check`` never loads it.
 """
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 
@@ -15,3 +16,9 @@ def HexColor(value: Any, *args: Any, **kwargs: Any):  # noqa: N802 - ReportLab's
     from reportlab.lib.colors import HexColor as make
 
     return make(value, *args, **kwargs)
+
+
+@lru_cache(maxsize=1024)
+def color(value: str):
+    """The ReportLab colour of ``#rrggbb`` (parsed once per process). Raises ``ValueError``."""
+    return HexColor(value)

@@ -13,11 +13,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cardforge.resolve.face import back_context, back_face, context
+
 if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOptions alone stays light
     from reportlab.pdfgen.canvas import Canvas
 
     from cardforge.diagnostics import Diagnostic
-    from cardforge.layout import Face, LayoutSet
+    from cardforge.layout import LayoutSet
     from cardforge.model import Card, Game
     from cardforge.render.icons import IconStamp
     from cardforge.render.pages import PageStore
@@ -57,27 +59,9 @@ def copies(game: Game) -> list[Card]:
     return [card for card in game.cards for _ in range(card.quantity)]
 
 
-def back_face(card: Card, game: Game, layouts: LayoutSet) -> Face:
-    """The face printed on the back of ``card``: its layout's own back or the shared back."""
-    back_id = game.card_types[card.type].back
-    if back_id == "own":
-        return layouts.for_card(card).back
-    return layouts.backs[back_id]
-
-
-def back_context(card: Card, game: Game) -> dict:
-    """What back templates see: the card's context plus ``back``, its game.yaml back entry."""
-    from cardforge.render import card as card_render
-
-    ctx = card_render.context(card, game)
-    back_id = game.card_types[card.type].back
-    ctx["back"] = game.backs.get(back_id, {})
-    return ctx
-
-
 class Contexts:
     """The template context of each card's front and back, made once per deck: every copy
-    of a card then draws from what its first copy worked out (see :mod:`cardforge.render.memo`)."""
+    of a card then draws from what its first copy worked out (see :mod:`cardforge.cardcontext`)."""
 
     def __init__(self, game: Game):
         self.game = game
@@ -87,9 +71,7 @@ class Contexts:
         key = (id(card), back)
         made = self.made.get(key)
         if made is None:
-            from cardforge.render import card as card_render
-
-            made = self.made[key] = (card, back_context(card, self.game) if back else card_render.context(card, self.game))
+            made = self.made[key] = (card, back_context(card, self.game) if back else context(card, self.game))
         return made[1]
 
 

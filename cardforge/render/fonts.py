@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from cardforge.model import PackFont
 
+from cardforge.fontmetrics import chars, width  # noqa: F401  (measured below the drawing stage)
 from cardforge.typefaces import FAMILIES, FAMILY_OF, FONTS, PACK_FILES as _PACK_FILES, declare, known, label, styled  # noqa: F401
 
 _documents = threading.local()  # .faces while rules documents print in a pack font: built-in key -> pack face
@@ -41,12 +42,6 @@ def _name(face: str) -> str:
         return "CF-" + FONTS[face].removesuffix(".ttf")
     _PACK_FILES[face]  # KeyError for an unknown key
     return "CF-" + face.replace("@", "-")
-
-
-def _font_bytes(face: str) -> bytes:
-    if face in FONTS:
-        return resources.files("cardforge").joinpath("fonts", FONTS[face]).read_bytes()
-    return _PACK_FILES[face].read_bytes()
 
 
 @lru_cache(maxsize=None)
@@ -90,47 +85,6 @@ def in_rules_font(render):
         with rules_documents(font):
             return render(game, *args, **kwargs)
     return wrapper
-
-
-def width(text: str, face: str, size: float) -> float:
-    """Advance width of ``text`` in ``face`` at ``size`` pt, in pt: the figure ReportLab's
-    ``stringWidth`` gives (the same sum in the same order), from the face's cached glyph
-    widths, so measuring text neither parses the font file nor imports ReportLab."""
-    widths, default = _metrics(face)
-    get = widths.get
-    # the order of ReportLab's C accelerator (_rl_accel, from the rl-accel dependency); its
-    # pure-Python fallback multiplies first and can differ in the last bit
-    return sum(get(ord(u), default) for u in text) * 0.001 * size
-
-
-def chars(face: str) -> frozenset[int]:
-    """The code points ``face`` has a glyph for (every one with a width in the font, as
-    ReportLab reads it), from the same cached glyph widths as :func:`width`: asking
-    neither parses the font file nor imports ReportLab."""
-    return frozenset(_metrics(face)[0])
-
-
-@lru_cache(maxsize=None)
-def _metrics(face: str) -> tuple[dict[int, float], float]:
-    """(advance width of each code point, default width), in 1/1000 em, of ``face``.
-
-    Kept in the :data:`~cardforge.cache.registry.METRICS` user cache under the SHA-256 of
-    the font file and the fingerprint (which holds the installed ReportLab); read from the
-    TrueType file by ReportLab (and kept) when absent or unreadable.
-    """
-    from cardforge.cache import kept
-    from cardforge.cache.registry import METRICS
-
-    digest = kept.key("metrics", _font_bytes(face))
-    found = kept.get(METRICS, digest)
-    if isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], dict):
-        return found
-    from cardforge.render import backend
-
-    _register(face)
-    widths, default = backend.glyph_widths(_name(face))  # the face itself, never a rules stand-in
-    kept.put(METRICS, digest, (widths, default), keep=64)
-    return widths, default
 
 
 def register_families(families: tuple[str, ...] = ("sans", "condensed", "serif")) -> None:

@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import hashlib
 import io
-import re
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
-from xml.etree import ElementTree
 
 from cardforge.render.colors import HexColor
 
 from cardforge.model import Icon
-from cardforge.paths import InputFileError, read_limited
+from cardforge.paths import read_limited
+from cardforge.svgfile import MAX_SVG_BYTES, inspect_svg
 from cardforge.render import backend, fonts
 
 if TYPE_CHECKING:  # reportlab.graphics is imported when SVG art is first drawn
@@ -40,53 +39,6 @@ class IconError(Exception):
     def __init__(self, message: str, svg: Path):
         super().__init__(message)
         self.svg = svg
-
-
-MAX_SVG_BYTES = 2 * 1024 * 1024
-_LINK = re.compile(r"^\s*(#|data:)")
-
-
-def inspect_svg(svg: Path) -> tuple[str, str] | None:
-    """Why ``svg`` cannot be an icon, as ``(code, message)``, or None when it can.
-
-    The message completes "icon file X ..."; the code is ``file-special``,
-    ``file-too-large`` or ``icon-file``.
-    Refused: a file that is not a regular file or is over :data:`MAX_SVG_BYTES`, not UTF-8
-    (a PNG named .svg), not well-formed XML, not an ``<svg>``, declaring a DOCTYPE or
-    entities (which could expand without end or read other files), or linking anything
-    but its own fragments and ``data:`` URIs (no network, no other files).
-    """
-    try:
-        raw = read_limited(svg, MAX_SVG_BYTES)
-    except InputFileError as exc:
-        return exc.diagnostic.code, exc.diagnostic.message.removeprefix(str(svg)).strip()
-    except OSError as exc:
-        return "icon-file", f"cannot be read: {exc.strerror}"
-    if raw.startswith(b"\x89PNG"):
-        return "icon-file", "is a PNG image, not an SVG: save the icon as SVG (vector) or convert it"
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        from cardforge.textfile import looks_like, position
-
-        line, column = position(raw, exc.start)
-        return "icon-file", (f"is not an SVG: not UTF-8 text from line {line}, column {column} (byte 0x{raw[exc.start]:02x}; "
-                             f"the file looks like {looks_like(raw)})")
-    if "<!DOCTYPE" in text or "<!ENTITY" in text:
-        return "icon-file", "declares a DOCTYPE or entities; remove them (icons need neither)"
-    try:
-        root = ElementTree.fromstring(text)
-    except ElementTree.ParseError as exc:
-        return "icon-file", f"is not well-formed XML ({exc})"
-    if not root.tag.endswith("svg"):
-        return "icon-file", f"is not an SVG: its root element is <{root.tag.split('}')[-1]}>"
-    for el in root.iter():
-        for key, value in el.attrib.items():
-            if key.split("}")[-1] in ("href", "src") and not _LINK.match(value):
-                return "icon-file", f"links {value!r}; an icon must be self-contained (no other files, no network)"
-        if el.tag.split("}")[-1] == "style" and el.text and "url(" in el.text and not re.search(r"url\(\s*['\"]?(#|data:)", el.text):
-            return "icon-file", "loads a resource with url() in its style; an icon must be self-contained"
-    return None
 
 
 def _svg_text(svg: Path, color: str | None) -> str:

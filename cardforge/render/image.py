@@ -12,53 +12,18 @@ keys images by content). Lengths in pt.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardforge.render.colors import HexColor
 
-from cardforge.render import fonts, memo
+from cardforge.render import fonts
+from cardforge.resolve.image import placement, raster_size, resolve
 from cardforge.render.icons import IconError, IconStamp, drawing
 
-if TYPE_CHECKING:  # ReportLab is imported to draw: the checks, which only measure, never load it
+if TYPE_CHECKING:  # ReportLab is imported to draw
     from reportlab.pdfgen.canvas import Canvas
-
-RASTER = (".png", ".jpg", ".jpeg")
-FORMATS = RASTER + (".svg",)
-MIN_DPI = 300
-
-
-@dataclass(frozen=True)
-class Art:
-    """A resolved image file: ``path``, or why there is none (``problem``)."""
-
-    name: str
-    path: Path | None
-    problem: str = ""
-
-
-def resolve(el, ctx: dict[str, Any], root: Path) -> Art | None:
-    """The art file ``el`` shows on this card (None when the element shows nothing)."""
-    if not memo.holds(el.when, ctx):
-        return None
-    if el.field:
-        value = ctx["card"].get(el.field)
-        name = "" if value is None else str(value).strip()
-    else:
-        name = memo.rendered(el.template, ctx)
-    if not name:
-        return None
-    base = root.resolve()
-    path = (base / name).resolve()
-    if not path.is_relative_to(base):
-        return Art(name, None, f"{name!r} lies outside the game pack's folder")
-    if path.suffix.lower() not in FORMATS:
-        return Art(name, None, f"{name!r} is not a PNG, JPEG or SVG file")
-    if not path.is_file():
-        return Art(name, None, f"{name!r} does not exist (looked in {base})")
-    return Art(name, path)
 
 
 @lru_cache(maxsize=256)
@@ -67,32 +32,7 @@ def pixel_size(path: Path) -> tuple[float, float]:
     if path.suffix.lower() == ".svg":
         d = drawing(path)
         return float(d.width), float(d.height)
-    from PIL import Image
-
-    with Image.open(path) as im:
-        return float(im.width), float(im.height)
-
-
-def placement(size: tuple[float, float], box: tuple[float, float, float, float], fit: str, anchor: str
-              ) -> tuple[float, float, float, float]:
-    """Where an image of ``size`` (w, h) lands in ``box`` (x, y, w, h, lower-left origin):
-    (x, y, w, h) in pt, possibly larger than the box for ``cover``."""
-    iw, ih = size
-    x, y, bw, bh = box
-    if fit == "stretch":
-        return x, y, bw, bh
-    scale = max(bw / iw, bh / ih) if fit == "cover" else min(bw / iw, bh / ih)
-    w, h = iw * scale, ih * scale
-    fx = 0.0 if "left" in anchor else 1.0 if "right" in anchor else 0.5
-    fy = 1.0 if "top" in anchor else 0.0 if "bottom" in anchor else 0.5
-    return x + (bw - w) * fx, y + (bh - h) * fy, w, h
-
-
-def dpi(path: Path, box: tuple[float, float, float, float], fit: str) -> float:
-    """Pixels per inch of raster art as printed in ``box`` (pt) with ``fit``."""
-    iw, ih = pixel_size(path)
-    _, _, w, h = placement((iw, ih), box, fit, "center")
-    return min(iw / (w / 72), ih / (h / 72))
+    return raster_size(path)
 
 
 def draw(c: Canvas, el, ctx: dict[str, Any], root: Path, box: tuple[float, float, float, float],

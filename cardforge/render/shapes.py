@@ -15,14 +15,15 @@ from typing import TYPE_CHECKING, Any
 
 from cardforge.render.colors import HexColor
 
-from cardforge.render import memo
+from cardforge import cardcontext as memo
+from cardforge.render import colors
 from cardforge.render.bleed import to_bleed
 
 if TYPE_CHECKING:  # ReportLab is imported to draw: the checks, which only measure, never load it
     from reportlab.pdfgen.canvas import Canvas
 
 def color(value: str, ctx: dict[str, Any]) -> HexColor:
-    return memo.color(memo.rendered(value, ctx))
+    return colors.color(memo.rendered(value, ctx))
 
 
 def polygon_points(el, x: float, y: float, w: float, h: float) -> list[tuple[float, float]]:
@@ -59,9 +60,9 @@ def draw(c: Canvas, el, ctx: dict[str, Any], x: float, y: float, w: float, h: fl
         return
     c.saveState()
     if fill:
-        c.setFillColor(memo.color(fill))
+        c.setFillColor(colors.color(fill))
     if stroke:
-        c.setStrokeColor(memo.color(stroke))
+        c.setStrokeColor(colors.color(stroke))
         c.setLineWidth(el.stroke_width)
         if el.dash:
             c.setDash(list(el.dash))

@@ -8,14 +8,12 @@ a :class:`Context` (the dict layout templates see) keeps what was computed from 
 ``memo``: the deck builds one context per card and side (:func:`cardforge.render.deck.render_deck`)
 and every copy after the first draws from the memo. A plain dict works everywhere a
 :class:`Context` does, computing afresh. During a check, template results are also kept
-between runs (:mod:`cardforge.facecache`).
+between runs (:mod:`cardforge.facecache`). Element kinds, the resolve stage, the checks
+and the renderer all evaluate templates through it.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
-
-from cardforge.render.colors import HexColor
 
 from cardforge import facecache, templates
 
@@ -60,9 +58,3 @@ def holds(test: str | None, ctx: dict[str, Any]) -> bool:
         return True
     return remembered(ctx, ("when", test), lambda: facecache.result(
         ctx, "when", test, lambda: bool(templates.expression(test)(**ctx))))
-
-
-@lru_cache(maxsize=1024)
-def color(value: str):
-    """The ReportLab colour of ``#rrggbb`` (parsed once per process). Raises ``ValueError``."""
-    return HexColor(value)
