@@ -13,8 +13,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardforge.resolve.face import back_context, back_face, context
-
 if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOptions alone stays light
     from reportlab.pdfgen.canvas import Canvas
 
@@ -71,6 +69,8 @@ class Contexts:
         key = (id(card), back)
         made = self.made.get(key)
         if made is None:
+            from cardforge.resolve.face import back_context, context
+
             made = self.made[key] = (card, back_context(card, self.game) if back else context(card, self.game))
         return made[1]
 
@@ -374,6 +374,8 @@ def _board(canvas: Canvas, tiling: "tiles.Tiling", card: Card, game: Game, layou
     """A board's front, then its back, each tiled across pages; returns the pages drawn."""
     from cardforge.render import card as card_render
     from cardforge.render import tiles
+    from cardforge.resolve.face import back_face
+
     layout = layouts.for_card(card)
     pages = 0
     for side, face, ctx in (("front", layout.front, contexts.get(card, back=False)),
@@ -394,6 +396,7 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
     """One page: the fronts of ``batch`` in slot order, or their backs behind them (the
     caller ends the page)."""
     from cardforge.render import card as card_render
+    from cardforge.resolve.face import back_face
     from cardforge.render.sheet import crop_marks, cut_guide, scale_check
 
     shape = "rect"
