@@ -74,6 +74,8 @@ class LayoutSet:
     by_type: dict[str, Layout] = field(default_factory=dict)
     backs: dict[str, Face] = field(default_factory=dict)
     raw: dict[str, dict] = field(default_factory=dict)  # each layout merged along its extends chain
+    # each merged layout's elements (front, back) -> the layout of the chain that last defines it
+    origins: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
     sizes: dict[str, tuple[float, float]] = field(default_factory=dict)
     source: Source | None = None  # the layout file's line map (for checks that place findings)
     data: dict = field(default_factory=dict)  # the layout file as written (before extends)
@@ -115,8 +117,8 @@ def card_layout(card: Card, layouts: "LayoutSet") -> tuple[Layout | None, list[D
     if problems or card.type not in layouts.raw or layouts.source is None:
         return None, problems
     merged = _deep_merge(layouts.raw[card.type], override)
-    merged["__origin__"] = copy.deepcopy(layouts.raw[card.type].get("__origin__") or {"elements": {}, "back": {}})
-    layout, more = _resolve(card.type, merged, layouts.sizes, layouts.source, layouts.fonts)
+    origin = layouts.origins.get(card.type) or {"elements": {}, "back": {}}
+    layout, more = _resolve(card.type, merged, origin, layouts.sizes, layouts.source, layouts.fonts)
     for d in more:  # place them on the card, which made the change
         problems.append(replace(d, file=card.source.file, line=card.source.line("layout"),
                                 message=f"{card.type} card {card.name!r}: {d.message}"))
@@ -160,7 +162,7 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
         return None, problems
     if data is None:
         return None, [diag("layout-missing", f"{source.file} is empty", file=source.file, line=1,
-                           hint=f"give it `layouts:` with a layout for each card type")]
+                           hint="give it `layouts:` with a layout for each card type")]
     problems += validate(data, _schema_validator(), source, code="layout-invalid")
     if problems:
         return None, problems
@@ -169,12 +171,13 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
     result = LayoutSet(file=source.file, sizes=sizes, source=source, data=data, fonts=font_keys(game))
     raw = data.get("layouts") or {}
     for name in raw:
-        merged, chain_problems = _merged(raw, name, source)
+        merged, origin, chain_problems = _merged(raw, name, source)
         problems += chain_problems
         if merged is None:
             continue
         result.raw[name] = copy.deepcopy(merged)
-        layout, layout_problems = _resolve(name, merged, sizes, source, result.fonts)
+        result.origins[name] = origin
+        layout, layout_problems = _resolve(name, merged, origin, sizes, source, result.fonts)
         problems += layout_problems
         if layout and name in game.card_types:
             result.by_type[name] = layout
@@ -200,19 +203,22 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
     return (None if any(d.severity >= 2 for d in problems) else result), problems
 
 
-def _merged(raw: dict, name: str, source: Source) -> tuple[dict | None, list[Diagnostic]]:
+def _merged(raw: dict, name: str, source: Source) -> tuple[dict | None, dict, list[Diagnostic]]:
+    """Layout ``name`` merged along its ``extends`` chain, with where each of its elements
+    comes from (``{"elements": {name: layout}, "back": {...}}``, for line numbers), and the
+    problems of the chain (a cycle, an unknown parent: then None)."""
     chain = [name]
     current = raw[name]
     while "extends" in current:
         parent = current["extends"]
         if parent in chain:
             cycle = " -> ".join(chain + [parent])
-            return None, [diag("layout-cycle", f"layouts extend each other in a cycle: {cycle}",
+            return None, {}, [diag("layout-cycle", f"layouts extend each other in a cycle: {cycle}",
                                file=source.file, line=source.line("layouts", name, "extends"))]
         if parent not in raw:
             from cardforge.suggest import did_you_mean
 
-            return None, [diag("layout-invalid", f"layout {chain[-1]!r} extends {parent!r}, which does not exist",
+            return None, {}, [diag("layout-invalid", f"layout {chain[-1]!r} extends {parent!r}, which does not exist",
                                file=source.file, line=source.line("layouts", chain[-1], "extends"),
                                hint=did_you_mean(parent, raw))]
         chain.append(parent)
@@ -220,8 +226,7 @@ def _merged(raw: dict, name: str, source: Source) -> tuple[dict | None, list[Dia
     merged: dict[str, Any] = {}
     for link in reversed(chain):
         merged = _deep_merge(merged, {k: v for k, v in raw[link].items() if k != "extends"})
-    merged["__origin__"] = {key: _origin(raw, chain, key) for key in ("elements", "back")}
-    return merged, []
+    return merged, {key: _origin(raw, chain, key) for key in ("elements", "back")}, []
 
 
 def _origin(raw, chain, key):
@@ -243,7 +248,7 @@ def _deep_merge(base: dict, over: dict) -> dict:
     return out
 
 
-def _resolve(name: str, merged: dict, sizes: dict, source: Source, fonts: dict[str, str]
+def _resolve(name: str, merged: dict, origin: dict, sizes: dict, source: Source, fonts: dict[str, str]
              ) -> tuple[Layout | None, list[Diagnostic]]:
     problems = []
     size_value = merged.get("size", "poker")
@@ -264,7 +269,6 @@ def _resolve(name: str, merged: dict, sizes: dict, source: Source, fonts: dict[s
         return None, [diag("layout-invalid", f"layout {name!r}: card size {size[0] / 72 * 25.4:g} x "
                            f"{size[1] / 72 * 25.4:g} mm; each side must be more than 0 and at most 600 mm",
                            file=source.file, line=source.line("layouts", name, "size"))]
-    origin = merged.pop("__origin__")
     front, face_problems = _face(merged, source, ("layouts", name), origin["elements"], fonts=fonts)
     problems += face_problems
     back = None

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from jinja2 import TemplateError
 
-from cardforge import templates
 from cardforge.checks import common
 from cardforge.elements import kind_of
 from cardforge.layout import Face, LayoutSet

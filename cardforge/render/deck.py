@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOpti
     from cardforge.layout import LayoutSet
     from cardforge.model import Card, Game
     from cardforge.render.icons import IconStamp
+    from cardforge.resolve.face import Contexts
     from cardforge.render.pages import PageStore
     from cardforge.render.sheet import Sheet
     from cardforge.render import tiles
@@ -55,24 +56,6 @@ class DeckOptions:
 def copies(game: Game) -> list[Card]:
     """Every physical card, in deck order (a card with quantity 3 appears 3 times)."""
     return [card for card in game.cards for _ in range(card.quantity)]
-
-
-class Contexts:
-    """The template context of each card's front and back, made once per deck: every copy
-    of a card then draws from what its first copy worked out (see :mod:`cardforge.cardcontext`)."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        self.made: dict[tuple[int, bool], tuple[Card, dict]] = {}  # the card is kept: its id stays its own
-
-    def get(self, card: Card, back: bool) -> dict:
-        key = (id(card), back)
-        made = self.made.get(key)
-        if made is None:
-            from cardforge.resolve.face import back_context, context
-
-            made = self.made[key] = (card, back_context(card, self.game) if back else context(card, self.game))
-        return made[1]
 
 
 def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions = DeckOptions(),
@@ -198,6 +181,8 @@ class _Drawer:
         self.canvas, self.game, self.layouts, self.options = canvas, game, layouts, options
         self.stamp = IconStamp(canvas)
         self.stamp.icons = game.icons
+        from cardforge.resolve.face import Contexts
+
         self.contexts = contexts or Contexts(game)
         self.sheets = 0
         self.scratch = False  # a worker's canvas, never saved: its pages are recorded, not kept
@@ -252,12 +237,14 @@ def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit
         return None, lambda i: None
     import multiprocessing
 
+    from cardforge.processes import die_with_parent
+
     global _POOL_JOB
     size = max(1, min(CHUNK_SHEETS, len(missing) // (4 * jobs)))
     chunks = [missing[k:k + size] for k in range(0, len(missing), size)][::-1]
     _POOL_JOB = (game, layouts, options, units)
     try:
-        pool = multiprocessing.get_context("fork").Pool(jobs - 1, initializer=_worker)
+        pool = multiprocessing.get_context("fork").Pool(jobs - 1, initializer=die_with_parent)
     finally:
         _POOL_JOB = None
     results = pool.imap_unordered(_draw_chunk, chunks)
@@ -275,12 +262,6 @@ def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit
             del ready[j]
         return ready.pop(i, None)
     return pool, drawn
-
-
-def _worker() -> None:
-    from cardforge.processes import die_with_parent
-
-    die_with_parent()
 
 
 def _draw_chunk(indices: list[int]) -> dict[int, object]:

@@ -135,3 +135,19 @@ def back_context(card: Card, game: Game) -> dict:
     back_id = game.card_types[card.type].back
     ctx["back"] = game.backs.get(back_id, {})
     return ctx
+
+
+class Contexts:
+    """The template context of each card's front and back, made once per deck: every copy
+    of a card then draws from what its first copy worked out (see :mod:`cardforge.cardcontext`)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.made: dict[tuple[int, bool], tuple[Card, dict]] = {}  # the card is kept: its id stays its own
+
+    def get(self, card: Card, back: bool) -> dict:
+        key = (id(card), back)
+        made = self.made.get(key)
+        if made is None:
+            made = self.made[key] = (card, back_context(card, self.game) if back else context(card, self.game))
+        return made[1]

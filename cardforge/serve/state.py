@@ -18,7 +18,7 @@ import queue
 import threading
 import traceback
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cardforge.build import BuildOptions, Compiled, Project, compile_game
