@@ -155,10 +155,10 @@ class RenderError(Exception):
         self.diagnostics = diagnostics
 
 
-def _deck(compiled: Compiled, staging: Path, options: BuildOptions, progress, pages=None, jobs: int = 1) -> object:
+def _deck(compiled: Compiled, staging: Path, options: BuildOptions, progress, page_store=None, jobs: int = 1) -> object:
     from cardforge.render.deck import render_deck, sheet_notes
 
-    render_deck(compiled.game, compiled.layouts, staging / "deck.pdf", options.deck, progress=progress, pages=pages,
+    render_deck(compiled.game, compiled.layouts, staging / "deck.pdf", options.deck, progress=progress, page_store=page_store,
                 jobs=jobs)
     if options.color == "cmyk":
         from cardforge.export.cmyk import to_pdfx
@@ -280,11 +280,11 @@ def failure(exc: Exception, game: Game) -> Diagnostic:
 
 
 def render_artefact(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
-                    progress: Callable[[int], None] | None = None, *, pages=None, jobs: int = 1,
+                    progress: Callable[[int], None] | None = None, *, page_store=None, jobs: int = 1,
                     memo=None) -> list[Diagnostic]:
     """Render the output ``name`` (see :func:`artefacts`) of a compiled game into the folder
-    ``staging``; returns the notes its writer reported. For ``deck.pdf``, ``pages`` is the
-    page cache (:class:`cardforge.render.pages.PageStore`) and ``jobs`` the processes that
+    ``staging``; returns the notes its writer reported. For ``deck.pdf``, ``page_store`` is the
+    page cache (:class:`cardforge.render.pagecache.PageStore`) and ``jobs`` the processes that
     may draw its sheets; for the rules documents, ``memo`` is what their last build learnt
     (:class:`cardforge.rules.memo.Memo`). The files are the same either way.
 
@@ -296,10 +296,10 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
     from cardforge.templates import TemplateFailure
 
     writer = dict(artefacts(options))[name]
-    if writer is _deck and (pages is not None or jobs > 1):
+    if writer is _deck and (page_store is not None or jobs > 1):
         from functools import partial
 
-        writer = partial(_deck, pages=pages, jobs=jobs)
+        writer = partial(_deck, page_store=page_store, jobs=jobs)
     elif memo is not None and writer in (_rules_sheet, _rulebook, _reference):
         from functools import partial
 

@@ -8,14 +8,14 @@ a :class:`Context` (the dict layout templates see) keeps what was computed from 
 ``memo``: the deck builds one context per card and side (:func:`cardforge.render.deck.render_deck`)
 and every copy after the first draws from the memo. A plain dict works everywhere a
 :class:`Context` does, computing afresh. During a check, template results are also kept
-between runs (:mod:`cardforge.facecache`). Element kinds, the resolve stage, the checks
+between runs (:mod:`cardforge.checkresults`). Element kinds, the resolve stage, the checks
 and the renderer all evaluate templates through it.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from cardforge import facecache, templates
+from cardforge import checkresults, templates
 
 
 class Context(dict):
@@ -48,7 +48,7 @@ def rendered(source: str | None, ctx: dict[str, Any]) -> str:
         return ""
     if "{{" not in source and "{%" not in source:
         return source.strip()
-    return remembered(ctx, ("render", source), lambda: facecache.result(
+    return remembered(ctx, ("render", source), lambda: checkresults.result(
         ctx, "render", source, lambda: templates.render(source, ctx).strip()))
 
 
@@ -56,5 +56,5 @@ def holds(test: str | None, ctx: dict[str, Any]) -> bool:
     """Whether the ``when:`` expression ``test`` holds in ``ctx`` (True when there is none)."""
     if not test:
         return True
-    return remembered(ctx, ("when", test), lambda: facecache.result(
+    return remembered(ctx, ("when", test), lambda: checkresults.result(
         ctx, "when", test, lambda: bool(templates.expression(test)(**ctx))))

@@ -78,7 +78,7 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
                 running[pool.submit(_compile, game.pack, project)] = (game, _CHECKS)
                 return
             for name in sorted(game.missing, key=lambda n: _COST.get(n, 2)):
-                running[pool.submit(_render, game.compiled, name, game.staging, options, game.page_cache(),
+                running[pool.submit(_render, game.compiled, name, game.staging, options, game.caches(),
                                     deck_jobs or jobs)] = (game, name)
 
         for game in games:
@@ -223,7 +223,7 @@ class _Game:
             return False
         return bool(self.missing)
 
-    def page_cache(self) -> tuple[Path, Path] | None:
+    def caches(self) -> tuple[Path, Path] | None:
         """(the output folder, the layouts folder) for the deck page cache and the rules
         memo (:data:`~cardforge.cache.registry.DECK_PAGES`, ``RULES_MEMO``), None without the cache."""
         return (self.store.output, self.project.layouts) if self.store is not None else None
@@ -307,27 +307,27 @@ def _compile(pack: Path, project: Project) -> Compiled:
 
 
 def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
-            pages: tuple[Path, Path] | None = None, jobs: int = 1) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
+            caches: tuple[Path, Path] | None = None, jobs: int = 1) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
     """Render one output; returns (notes, None) or ([], the diagnostics of its failure).
-    ``pages``: (the output folder, the layouts folder) of the deck page cache and the rules
+    ``caches``: (the output folder, the layouts folder) of the deck page cache and the rules
     documents' memo (:mod:`cardforge.rules.memo`), or None for neither;
     ``jobs``: processes the deck's sheets may be drawn by."""
     slug = compiled.game.slug
     queue = workers.progress_queue
     report = (lambda n: queue.put((slug, n))) if queue is not None and name == "deck.pdf" else None
     store = memo = None
-    if pages is not None and name == "deck.pdf":
-        from cardforge.render.pages import PageStore, context_digest
+    if caches is not None and name == "deck.pdf":
+        from cardforge.render.pagecache import PageStore, context_digest
 
         try:
-            store = PageStore(DECK_PAGES.folder(pages[0], slug), context_digest(compiled.game.root, pages[1]))
+            store = PageStore(DECK_PAGES.folder(caches[0], slug), context_digest(compiled.game.root, caches[1]))
         except OSError:  # an unreadable input: drawn without the page cache
             store = None
-    elif pages is not None:  # the rules documents' memo, beside the page cache
+    elif caches is not None:  # the rules documents' memo, beside the page cache
         from cardforge.rules.memo import Memo
 
-        memo = Memo(RULES_MEMO.folder(pages[0], slug))
+        memo = Memo(RULES_MEMO.folder(caches[0], slug))
     try:
-        return render_artefact(compiled, name, staging, options, report, pages=store, jobs=jobs, memo=memo), None
+        return render_artefact(compiled, name, staging, options, report, page_store=store, jobs=jobs, memo=memo), None
     except RenderError as exc:
         return [], exc.diagnostics

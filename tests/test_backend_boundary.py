@@ -206,7 +206,7 @@ CAUGHT = {
 }
 # cardforge's own private names, and what the adapter may do: never caught
 FREE = {
-    "own-module": "from cardforge.render import pages\ndef f(ops):\n    return pages._COMMON + ops\n",
+    "own-module": "from cardforge.render import pagecache\ndef f(ops):\n    return pagecache._COMMON + ops\n",
     "own-class": "class Q:\n    def __init__(self):\n        self._code = []\n    def f(self):\n        return self._code\n",
     "own-attribute": "def f(canvas):\n    canvas._cardforge_spill = None\n    return getattr(canvas, '_cardforge_prepared', ())\n",
     "not-reportlab": "def f(broadcast, param):\n    return broadcast._fanout, param._runtime_param_x\n",

@@ -66,7 +66,8 @@ def test_a_form_in_a_font_outside_the_prepared_faces_is_not_kept(tmp_path, monke
     from reportlab.pdfgen.canvas import Canvas
 
     from cardforge.model import Icon
-    from cardforge.render import icons, pages
+    from cardforge.render import icons
+    from cardforge.render import pagecache as pages
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setattr(icons, "_KEPT", {})

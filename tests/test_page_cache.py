@@ -13,7 +13,7 @@ from cardforge.build import Project, compile_game
 from cardforge.incremental import build_games
 from cardforge.render import deck as deck_render
 from cardforge.render.deck import plan, render_deck
-from cardforge.render.pages import PageStore, context_digest
+from cardforge.render.pagecache import PageStore, context_digest
 from tests.conftest import SHIPPED, make_project
 
 SLUG = "through-the-gate"
@@ -91,10 +91,10 @@ def test_deck_is_the_same_bytes_drawn_by_one_or_two_processes_and_from_the_page_
     render_deck(game, compiled.layouts, two, jobs=2)
     store = tmp_path / "pages"
     context = context_digest(project.cards / slug, project.layouts)
-    render_deck(game, compiled.layouts, cached, pages=PageStore(store, context), jobs=2)
+    render_deck(game, compiled.layouts, cached, page_store=PageStore(store, context), jobs=2)
     stored = sorted(store.glob("*.pickle"))
     assert stored
-    render_deck(game, compiled.layouts, replayed, pages=PageStore(store, context), jobs=1)
+    render_deck(game, compiled.layouts, replayed, page_store=PageStore(store, context), jobs=1)
     assert one.read_bytes() == two.read_bytes() == cached.read_bytes() == replayed.read_bytes()
 
 
@@ -201,7 +201,7 @@ def test_a_change_outside_the_card_files_draws_every_sheet_again(tmp_path, monke
 
 
 def _draw_pages(canvas, n: int, sealed: bool) -> None:
-    from cardforge.render import pages
+    from cardforge.render import pagecache as pages
 
     pages.prepare(canvas)
     for i in range(n):
@@ -219,7 +219,8 @@ def test_pages_sealed_into_the_spill_file_and_streamed_out_are_reportlabs_own_by
     written object by object: the file is byte for byte what ReportLab's save writes."""
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardforge.render import fonts, pages
+    from cardforge.render import fonts
+    from cardforge.render import pagecache as pages
 
     fonts.pdf_name("sans")  # registered with ReportLab
     ours = Canvas(str(tmp_path / "unused.pdf"), invariant=1, pageCompression=1)
@@ -245,7 +246,8 @@ def test_a_streamed_save_leaves_reportlab_alone_while_another_canvas_saves(tmp_p
     from reportlab.pdfbase import pdfdoc
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardforge.render import fonts, pages
+    from cardforge.render import fonts
+    from cardforge.render import pagecache as pages
 
     fonts.pdf_name("sans")
     original = pdfdoc.PDFFile
@@ -276,7 +278,8 @@ def test_a_page_is_replayed_only_into_a_canvas_that_starts_its_pages_alike(tmp_p
     made alike, never one that starts its pages otherwise (the deck then draws it)."""
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardforge.render import fonts, pages
+    from cardforge.render import fonts
+    from cardforge.render import pagecache as pages
 
     def canvas(name: str, bottomup: int = 1) -> Canvas:
         c = Canvas(str(tmp_path / name), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"),

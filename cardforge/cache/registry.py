@@ -80,7 +80,7 @@ SCHEMAS = Cache("builtin-schemas", "user", "builtin-schema", "the schema file's 
                 "4,000 newest entries", "cardforge's own schemas are not parsed and checked again")
 VERDICTS = Cache("schema-verdicts", "user", "verdicts", "a schema and a document, the fingerprint",
                  "one file per kind, 50,000 newest verdicts", "an unchanged card is not validated again")
-FACES = Cache("check-results", "user", "faces", "a template's source and context, a text's style and box, "
+CHECK_RESULTS = Cache("check-results", "user", "check-results", "a template's source and context, a text's style and box, "
               "the fingerprint", "200 newest files (one per game folder)",
               "after a one-card edit only that card's templates and text fits are worked out")
 ICON_FORMS = Cache("icon-forms", "user", "icon-form", "an SVG's text and colour, the deck's fonts, the "
@@ -90,7 +90,7 @@ METRICS = Cache("font-metrics", "user", "metrics", "the font file's bytes, the f
 TEMPLATES = Cache("template-code", "user", "templates", "a template's source, the sandbox's configuration, "
                   "the fingerprint", "4,000 newest templates", "a template is not compiled again by a new process")
 
-CACHES: tuple[Cache, ...] = (ARTEFACTS, DIGESTS, DECK_PAGES, RULES_MEMO, PREVIEWS, YAML, SCHEMAS, VERDICTS, FACES,
+CACHES: tuple[Cache, ...] = (ARTEFACTS, DIGESTS, DECK_PAGES, RULES_MEMO, PREVIEWS, YAML, SCHEMAS, VERDICTS, CHECK_RESULTS,
                              ICON_FORMS, METRICS, TEMPLATES)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from cardforge import facecache
+from cardforge import checkresults
 from cardforge.diagnostics import Diagnostic, diag, display_path
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
@@ -96,7 +96,7 @@ def run_checks(game: Game, layouts: LayoutSet | None, layout_file: str = "") -> 
     sane = layouts
     if insane:  # measuring a zero-size card or a 10,000 pt font is pointless (and slow)
         sane = dataclasses.replace(layouts, by_type={t: lay for t, lay in layouts.by_type.items() if t not in insane})
-    with common.shared_contexts(), facecache.kept(game):
+    with common.shared_contexts(), checkresults.kept(game):
         unread = dict(game.unread)
         if layouts is None and layout_file:
             unread[layout_file] = "layouts"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from cardforge.checks.common import card_texts
-from cardforge import facecache
+from cardforge import checkresults
 from cardforge.checks import common
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
@@ -40,13 +40,13 @@ def _label(game: Game, icon: str | None) -> str:
 
 def _near(word: str, vocabulary: bytes, *terms) -> str | None:
     """:func:`_near_miss`, or None when ``word`` was no near miss of the same vocabulary
-    before (:mod:`cardforge.facecache`: a near miss is found afresh every time)."""
+    before (:mod:`cardforge.checkresults`: a near miss is found afresh every time)."""
     best: list[str | None] = [None]
 
     def clean() -> bool:
         best[0] = _near_miss(word, *terms)
         return best[0] is None
-    return None if facecache.passed(("near-term", word, vocabulary) if vocabulary else (), clean) else best[0]
+    return None if checkresults.passed(("near-term", word, vocabulary) if vocabulary else (), clean) else best[0]
 
 
 def _near_miss(word: str, accepted: set[str], all_forms: dict[str, str], name_words: set[str],
@@ -69,7 +69,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     corpus_parts = [c.name for c in game.cards]
     found = []
     near: dict[str, str | None] = {}  # word -> the term it is a near miss of (None: none); words recur across cards
-    vocabulary = facecache.words_digest(accepted, all_forms, name_words, single)
+    vocabulary = checkresults.words_digest(accepted, all_forms, name_words, single)
     for card in game.cards:
         for field in card_texts(card):
             text = TOKEN.sub(lambda m: " " * len(m.group(0)), field.text)

@@ -15,7 +15,7 @@ from jinja2 import TemplateError
 
 from cardforge.budget import BudgetExceeded
 from cardforge.checks import common
-from cardforge import facecache
+from cardforge import checkresults
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import Face, Layout, LayoutSet, card_layout
@@ -69,7 +69,7 @@ def _table(card: Card, side: str, el, ctx: dict, file: str, game: Game) -> list[
         nonlocal fitted
         fitted = table.fit(el, ctx, bw, bh, game.icons)
         return fitted.fits
-    if facecache.passed(facecache.table_key(el, ctx, bw, bh, game.icons), fits):
+    if checkresults.passed(checkresults.table_key(el, ctx, bw, bh, game.icons), fits):
         return []
     need_w = sum(fitted.widths)
     return [diag("layout-overflow",

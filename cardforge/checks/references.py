@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 
-from cardforge import facecache
+from cardforge import checkresults
 from cardforge.checks.common import card_texts
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
@@ -51,7 +51,7 @@ def _text_references(game: Game) -> list[Diagnostic]:
     names = {_norm(c.name): c.name for c in game.cards}
     found = []
     near: dict[str, str | None] = {}  # run -> the card name it is a near miss of (None: none); runs recur
-    vocabulary = facecache.words_digest(names)
+    vocabulary = checkresults.words_digest(names)
     for card in game.cards:
         for field in card_texts(card):
             text = TOKEN.sub(lambda m: " " * len(m.group(0)), field.text)  # hide icon tokens, keep offsets
@@ -70,13 +70,13 @@ def _text_references(game: Game) -> list[Diagnostic]:
 
 def _near(run: str, vocabulary: bytes, names: dict[str, str]) -> str | None:
     """:func:`_near_miss`, or None when ``run`` was no near miss of the same card names
-    before (:mod:`cardforge.facecache`: a near miss is found afresh every time)."""
+    before (:mod:`cardforge.checkresults`: a near miss is found afresh every time)."""
     best: list[str | None] = [None]
 
     def clean() -> bool:
         best[0] = _near_miss(run, names)
         return best[0] is None
-    return None if facecache.passed(("near-name", run, vocabulary) if vocabulary else (), clean) else best[0]
+    return None if checkresults.passed(("near-name", run, vocabulary) if vocabulary else (), clean) else best[0]
 
 
 def _near_miss(run: str, names: dict[str, str]) -> str | None:

@@ -18,7 +18,7 @@ from typing import Any
 from jinja2 import TemplateError
 from jinja2.exceptions import SecurityError
 
-from cardforge import facecache
+from cardforge import checkresults
 from cardforge.diagnostics import Diagnostic, Severity, diag
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
@@ -63,7 +63,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     found = []
     src = game.source
     views = [(card, card_view(card)) for card in game.cards]
-    scopes = {id(v): facecache.digest_of({"card": v, "game": game.data}) for _, v in views}
+    scopes = {id(v): checkresults.digest_of({"card": v, "game": game.data}) for _, v in views}
     selections: dict[str, list] = {}  # rules often share a `where`: select once per expression
     for n, rule in enumerate(game.rules):
         rule_id = rule.get("id", f"#{n + 1}")
@@ -73,14 +73,14 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             where_expr = rule.get("where") or ""
             if where_expr not in selections:
                 select = _Lazy(where_expr) if where_expr else None
-                selections[where_expr] = [(c, v) for c, v in views if select is None or facecache.truth(
+                selections[where_expr] = [(c, v) for c, v in views if select is None or checkresults.truth(
                     scopes[id(v)], "rule-where", where_expr, lambda: select(card=v, game=game.data), _any)]
                 if select is not None and not views:
                     select.compile()  # a syntax error is reported though no card is there to evaluate it
             selected = selections[where_expr]
             if "assert" in rule:
                 test = _Lazy(rule["assert"])
-                failing = [c for c, v in selected if not facecache.truth(
+                failing = [c for c, v in selected if not checkresults.truth(
                     scopes[id(v)], "rule-assert", rule["assert"], lambda: test(card=v, game=game.data), _held)]
                 if not selected:
                     test.compile()

@@ -21,7 +21,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from cardforge import facecache
+from cardforge import checkresults
 from cardforge.checks.common import TextField, card_texts
 from cardforge.diagnostics import Diagnostic, diag
 from cardforge.elements import kind_of
@@ -100,7 +100,7 @@ def _control(field: TextField) -> list[Diagnostic]:
 
 
 def _glyphs(field: TextField, faces: set[str]) -> list[Diagnostic]:
-    if facecache.passed(facecache.glyphs_key(field.text, faces),  # most texts: every character printable
+    if checkresults.passed(checkresults.glyphs_key(field.text, faces),  # most texts: every character printable
                         lambda: _printable(frozenset(faces)).issuperset(map(ord, field.text))):
         return []
     have = _printable(frozenset(faces))

@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOpti
     from cardforge.model import Card, Game
     from cardforge.render.icons import IconStamp
     from cardforge.resolve.face import Contexts
-    from cardforge.render.pages import PageStore
+    from cardforge.render.pagecache import PageStore
     from cardforge.render.sheet import Sheet
     from cardforge.render import tiles
 
@@ -59,67 +59,67 @@ def copies(game: Game) -> list[Card]:
 
 
 def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions = DeckOptions(),
-                progress: Callable[[int], None] | None = None, pages: PageStore | None = None, jobs: int = 1) -> int:
+                progress: Callable[[int], None] | None = None, page_store: PageStore | None = None, jobs: int = 1) -> int:
     """Write the deck PDF of ``game`` to ``out``; returns the number of pages.
 
     ``progress`` is called with the number of cards drawn after each sheet.
     A card larger than the paper (a board) is tiled across pages with overlap and alignment
     marks (see :mod:`cardforge.render.tiles`), its front tiles then its back tiles.
-    ``pages``: the page cache; a sheet whose cards and inputs it holds is written from it,
-    and each sheet drawn is stored in it (see :mod:`cardforge.render.pages`). ``jobs``: with
+    ``page_store``: the page cache; a sheet whose cards and inputs it holds is written from it,
+    and each sheet drawn is stored in it (see :mod:`cardforge.render.pagecache`). ``jobs``: with
     more than one, the sheets to draw are shared out among that many processes (forked).
-    The PDF is byte-identical whatever ``pages`` holds and whatever ``jobs`` is.
+    The PDF is byte-identical whatever ``page_store`` holds and whatever ``jobs`` is.
     """
     from reportlab.pdfgen.canvas import Canvas
 
     from cardforge.budget import budget_session
     from cardforge.render import fonts
-    from cardforge.render import pages as page_cache
+    from cardforge.render import pagecache as page_cache
 
     units = plan(game, layouts, options)
     stored: set[int] = set()
-    if pages is not None:
+    if page_store is not None:
         for i, unit in enumerate(units):
             if unit.batch is not None:
-                unit.key = page_cache.sheet_key(pages.context, unit.label, unit.sheet, options, unit.batch)
-                if pages.has(unit.key):
+                unit.key = page_cache.sheet_key(page_store.context, unit.label, unit.sheet, options, unit.batch)
+                if page_store.has(unit.key):
                     stored.add(i)
     missing = [i for i, unit in enumerate(units) if unit.batch is not None and i not in stored]
     canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
     canvas.setTitle(f"{game.title}: deck")
     canvas.setAuthor(game.meta.get("designer", ""))
     canvas.setCreator("cardforge")
-    page_cache.prepare(canvas, page_cache.faces(layouts))
+    page_cache.prepare(canvas, page_cache.deck_fonts(layouts))
     drawer = _Drawer(canvas, game, layouts, options)
     pool, drawn_elsewhere = _pool(game, layouts, options, units, missing, jobs)
     try:
         with budget_session():  # every card's templates run on the budget: its alarm handler installed once
-            pages_out = _write(canvas, drawer, units, pages, stored, drawn_elsewhere, progress)
+            pages_out = _write(canvas, drawer, units, page_store, stored, drawn_elsewhere, progress)
     finally:
         if pool is not None:
             pool.terminate()
     page_cache.save(canvas, out)
-    if pages is not None:
-        pages.prune(keep_others=3 * len(units))
+    if page_store is not None:
+        page_store.prune(keep_others=3 * len(units))
     return pages_out
 
 
-def _write(canvas: Canvas, drawer: _Drawer, units: list[Unit], pages: PageStore | None, stored: set[int],
+def _write(canvas: Canvas, drawer: _Drawer, units: list[Unit], page_store: PageStore | None, stored: set[int],
            drawn_elsewhere, progress: Callable[[int], None] | None) -> int:
     """Every unit of the deck on ``canvas``: replayed from the page cache or from a worker,
     or drawn here (and stored); returns the pages written."""
-    from cardforge.render import pages as page_cache
+    from cardforge.render import pagecache as page_cache
 
     pages_out, cards = 0, 0
     for i, unit in enumerate(units):
-        rec = (pages.get(unit.key) if i in stored else None) or drawn_elsewhere(i)
+        rec = (page_store.get(unit.key) if i in stored else None) or drawn_elsewhere(i)
         if rec is not None and rec.fits(canvas):
             for page in rec.pages:
                 page_cache.replay(canvas, page, lambda name, specs=rec.specs: drawer.stamp.define(name, specs[name]))
         else:
             rec = drawer.unit(unit)
-        if pages is not None and rec is not None and i not in stored:
-            pages.put(unit.key, rec)
+        if page_store is not None and rec is not None and i not in stored:
+            page_store.put(unit.key, rec)
         pages_out += unit.pages
         cards += unit.cards
         if progress:
@@ -190,7 +190,7 @@ class _Drawer:
     def unit(self, unit: Unit):
         """Draw ``unit``; returns the record of its pages (None for a board, or a sheet that
         cannot be replayed elsewhere)."""
-        from cardforge.render import pages as page_cache
+        from cardforge.render import pagecache as page_cache
 
         c, options = self.canvas, self.options
         if unit.board is not None:
@@ -272,13 +272,13 @@ def _draw_chunk(indices: list[int]) -> dict[int, object]:
     from reportlab.pdfgen.canvas import Canvas
 
     from cardforge.render import fonts
-    from cardforge.render import pages as page_cache
+    from cardforge.render import pagecache as page_cache
 
     global _WORKER_DRAWER
     game, layouts, options, units = _POOL_JOB
     if _WORKER_DRAWER is None or _WORKER_DRAWER.sheets >= WORKER_SHEETS:  # a fresh scratch canvas now and then
         canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
-        page_cache.prepare(canvas, page_cache.faces(layouts))
+        page_cache.prepare(canvas, page_cache.deck_fonts(layouts))
         _WORKER_DRAWER = _Drawer(canvas, game, layouts, options, _WORKER_DRAWER.contexts if _WORKER_DRAWER else None)
         _WORKER_DRAWER.scratch = True
     from cardforge.budget import budget_session

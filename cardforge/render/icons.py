@@ -156,7 +156,7 @@ class IconStamp:
         """Define the form ``name`` (bounding box (0, 0, w, h) in its own units, ``size()``)
         as ``draw()`` draws it, or write again what it drew before for the same ``parts``
         (see :func:`kept_form`); returns (w, h)."""
-        from cardforge.render import pages
+        from cardforge.render import pagecache
 
         c = self.canvas
         digest = _form_digest(c, parts)
@@ -175,7 +175,7 @@ class IconStamp:
         draw()
         ops, now = backend.pending_operators(c), backend.resources(c)
         if (not now.forms and not backend.has_annotations(c) and now.shadings == before.shadings
-                and not backend.uses_graphics_state(ops) and pages.replayable_fonts(c, ops)):
+                and not backend.uses_graphics_state(ops) and pagecache.replayable_fonts(c, ops)):
             _keep_form(digest, (ops, {k: v for k, v in now.colors.items() if k not in before.colors}, w, h))
         c.endForm()
         return w, h
@@ -252,7 +252,7 @@ def kept_form(digest: str) -> tuple | None:
     this process and in the :data:`~cardforge.cache.registry.ICON_FORMS` user cache, or
     None. Only forms that can be written into another PDF as they are are kept: no images,
     nested forms, shadings, transparency, or fonts but the document's prepared faces (see
-    :func:`cardforge.render.pages.replayable_fonts`), so a form written from here is the
+    :func:`cardforge.render.pagecache.replayable_fonts`), so a form written from here is the
     same bytes as the form drawn."""
     if digest not in _KEPT:
         from cardforge.cache import kept

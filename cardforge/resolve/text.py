@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cardforge import facecache, fontmetrics
+from cardforge import checkresults, fontmetrics
 from cardforge.elements.specs import TextStyle
 from cardforge.markup import Run, parse
 from cardforge.model import Icon
@@ -88,7 +88,7 @@ class Block:
 
 @dataclass
 class Figures(Block):
-    """A fit known from an earlier check (:mod:`cardforge.facecache`): its figures, with no
+    """A fit known from an earlier check (:mod:`cardforge.checkresults`): its figures, with no
     lines; the checks read it, the renderer never draws it."""
 
     least: float = 0.0  # pt, the smallest type size printed
@@ -292,17 +292,17 @@ def fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[str
     of the process (the checks, the deck and a rebuild in ``cardforge watch`` fit each
     text once); it must not be modified.
     """
-    key = (text, style, box_w, box_h, facecache.icons_key(icons))
+    key = (text, style, box_w, box_h, checkresults.icons_key(icons))
     block = _FITS.get(key)
     if block is None:
-        known = facecache.known_fit(*key)  # inside a check: the figures of an earlier success
+        known = checkresults.known_fit(*key)  # inside a check: the figures of an earlier success
         if known is not None:
             size, height, width, smallest = known
             return Figures([], size, height, width, True, least=smallest)
         if len(_FITS) >= FITS_KEPT:
             _FITS.pop(next(iter(_FITS)))  # the oldest
         block = _FITS[key] = _fit(text, style, box_w, box_h, icons)
-    facecache.learnt_fit(*key, block)  # inside a check: kept for the next one if a success
+    checkresults.learnt_fit(*key, block)  # inside a check: kept for the next one if a success
     return block
 
 

@@ -1,4 +1,4 @@
-"""Template results and text fits kept in the user cache (cardforge.facecache) change only how
+"""Template results and text fits kept in the user cache (cardforge.checkresults) change only how
 soon a check answers: the same diagnostics come from an empty cache, a filled one and none,
 and a card edited into a problem is reported at its file and line though the cache holds
 what the card gave before."""
@@ -72,7 +72,7 @@ def test_a_broken_card_is_reported_alike_with_no_cache_an_empty_one_and_a_filled
     monkeypatch.setattr(text, "_fit", lambda *a: fitted.append(a[0]) or real_fit(*a))
     _fresh_user_cache(monkeypatch, tmp_path / "cache")
     cold = [d.format() for d in compile_game(pack, project).diagnostics]
-    assert list((tmp_path / "cache" / "cardforge" / "faces").iterdir())
+    assert list((tmp_path / "cache" / "cardforge" / "check-results").iterdir())
     measured_cold = list(fitted)
     fitted.clear()
     monkeypatch.setattr(text, "_FITS", {})  # a new process: only the user cache remembers
@@ -98,7 +98,7 @@ def test_every_shipped_pack_checks_alike_with_no_cache_an_empty_one_and_a_filled
     uncached = [[d.format() for d in compile_game(pack, project).diagnostics] for pack in packs]
     _fresh_user_cache(monkeypatch, tmp_path / "cache")
     cold = [[d.format() for d in compile_game(pack, project).diagnostics] for pack in packs]
-    assert len(list((tmp_path / "cache" / "cardforge" / "faces").iterdir())) == len(packs)
+    assert len(list((tmp_path / "cache" / "cardforge" / "check-results").iterdir())) == len(packs)
     monkeypatch.setattr(text, "_FITS", {})
     warm = [[d.format() for d in compile_game(pack, project).diagnostics] for pack in packs]
     assert cold == uncached and warm == uncached
@@ -121,7 +121,7 @@ def test_a_card_edited_into_a_problem_is_reported_at_its_line_though_the_cache_k
     cache = tmp_path / "cache"
     status, out = _check(mini, cache)
     assert status == 0, out
-    assert list((cache / "cardforge" / "faces").iterdir())
+    assert list((cache / "cardforge" / "check-results").iterdir())
     cards = mini / "cards" / "mini" / "cards.yaml"
     clean = cards.read_text(encoding="utf-8")
     for _ in range(2):  # the second time, the cache holds both the card's clean and its broken text
@@ -222,12 +222,12 @@ def test_a_broken_rule_is_reported_whether_or_not_its_cards_verdicts_were_kept(m
 
 
 def test_the_folder_keeps_the_newest_files_only(tmp_path, monkeypatch):
-    from cardforge import facecache
+    from cardforge import checkresults
     from cardforge.build import Project, compile_game
 
     _fresh_user_cache(monkeypatch, tmp_path / "cache")
-    monkeypatch.setattr(facecache, "KEPT", 2)
-    folder = tmp_path / "cache" / "cardforge" / "faces"
+    monkeypatch.setattr(checkresults, "KEPT", 2)
+    folder = tmp_path / "cache" / "cardforge" / "check-results"
     for n in range(3):  # three copies of a game: three files, of which the two newest are kept
         root = tmp_path / f"copy{n}"
         shutil.copytree(FIXTURES / "project", root)

@@ -20,7 +20,7 @@ width in pt, smallest size) without its lines: it is never handed to the rendere
 fits afresh (:func:`cardforge.resolve.text.fit` keeps only what it measured in its own
 process-wide memo).
 
-One file per game folder (``$XDG_CACHE_HOME/cardforge/faces/``), written atomically when a
+One file per game folder (``$XDG_CACHE_HOME/cardforge/check-results/``), written atomically when a
 check learnt something, holding what that check used: a file never outgrows its game, and
 the folder keeps the :data:`KEPT` newest.
 ``CARDFORGE_NO_USER_CACHE=1`` turns it off.
@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardforge.cache import kept as user_cache
 from cardforge.cache.files import prune_newest
-from cardforge.cache.registry import FACES
+from cardforge.cache.registry import CHECK_RESULTS
 
 if TYPE_CHECKING:
     from cardforge.model import Game
@@ -69,7 +69,7 @@ class _Store:
 
     def _load(self) -> dict[tuple, Any]:
         if self.known is None:
-            value = user_cache.get(FACES, self.name)
+            value = user_cache.get(CHECK_RESULTS, self.name)
             self.known = value if isinstance(value, dict) else {}
         return self.known
 
@@ -90,10 +90,10 @@ class _Store:
         among the :data:`KEPT` newest."""
         if not self.learnt:
             return
-        new = not (FACES.folder() / f"{self.name}.pickle").exists()
-        user_cache.put(FACES, self.name, dict(self.used), keep=KEPT)
+        new = not (CHECK_RESULTS.folder() / f"{self.name}.pickle").exists()
+        user_cache.put(CHECK_RESULTS, self.name, dict(self.used), keep=KEPT)
         if new:
-            prune_newest(FACES.folder(), KEPT, pattern="*.pickle")
+            prune_newest(CHECK_RESULTS.folder(), KEPT, pattern="*.pickle")
 
     def context_digest(self, ctx: dict[str, Any]) -> bytes:
         """The SHA-256 of a template context's content (``game`` by its own digest), or
@@ -127,7 +127,7 @@ def kept(game: Game) -> Iterator[None]:
     :func:`known_fit` / :func:`learnt_fit` use the kept results of ``game``'s card faces and
     rules; what was learnt is written back when it ends (also after an exception: only
     successes were recorded)."""
-    if not FACES.enabled:
+    if not CHECK_RESULTS.enabled:
         yield
         return
     outer, _here.store = _here.store, _Store(game)
@@ -156,7 +156,7 @@ def result(ctx: dict[str, Any], kind: str, source: str, compute: Callable[[], An
     return value
 
 
-_DIGEST_KEY = ("facecache-digest",)  # where a context's digest is remembered in its memo
+_DIGEST_KEY = ("checkresults-digest",)  # where a context's digest is remembered in its memo
 
 
 def _context_digest(store: _Store, ctx: dict[str, Any]) -> bytes:

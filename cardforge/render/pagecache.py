@@ -43,7 +43,7 @@ _COMMON = ("".join(chr(c) for c in range(0xA1, 0x100)) + "‘’‚“”„–�
            + "".join(chr(c) for c in range(0x100, 0x180)))
 
 
-def faces(layouts) -> tuple[str, ...]:
+def deck_fonts(layouts) -> tuple[str, ...]:
     """The shipped faces a deck drawn with ``layouts`` may print, in :data:`fonts.FONTS`
     order: every family a layout's text or table names (all four of its styles, for
     **bold** and *italic*), and sans and sans bold (page labels, icon badges)."""
