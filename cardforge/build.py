@@ -16,7 +16,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from cardforge.diagnostics import Diagnostic, diag, display_path, has_errors
+from cardforge.util.diagnostics import Diagnostic, diag, display_path, has_errors
 from cardforge.render.deck import DeckOptions
 
 if TYPE_CHECKING:  # the stages are imported when first used: a build served from the cache needs none
@@ -44,7 +44,7 @@ class Project:
 
     def packs(self, slugs: list[str] | None = None) -> tuple[list[Path], list[Diagnostic]]:
         """The pack folders named by ``slugs`` (all packs when empty), and a diagnostic per unknown slug."""
-        from cardforge.paths import find_packs
+        from cardforge.util.paths import find_packs
 
         found = find_packs(self.cards)
         if not slugs:
@@ -58,7 +58,7 @@ class Project:
             if slug in by_slug:
                 packs.append(by_slug[slug])
             else:
-                from cardforge.suggest import did_you_mean
+                from cardforge.util.suggest import did_you_mean
 
                 problems.append(diag("pack-missing", f"no game pack named {slug!r} in {display_path(self.cards)}",
                                      hint=did_you_mean(slug, by_slug) or f"game packs: {', '.join(by_slug) or 'none'}"))
@@ -83,7 +83,7 @@ def compile_game(pack: Path, project: Project) -> Compiled:
 
     The returned game is the corrected one: what is checked is what is printed.
     """
-    from cardforge.budget import budget_session
+    from cardforge.templates.budget import budget_session
 
     from cardforge.cache import kept
 
@@ -95,10 +95,10 @@ def compile_game(pack: Path, project: Project) -> Compiled:
 
 def _compile(pack: Path, project: Project) -> Compiled:
     from cardforge.checks import run_checks, without_echoes
-    from cardforge.errata import accept_findings, apply_errata
+    from cardforge.sources.errata import accept_findings, apply_errata
     from cardforge.layout import load_layouts
-    from cardforge.load import load_game
-    from cardforge.validate import validate_cards
+    from cardforge.sources.load import load_game
+    from cardforge.schema.cards import validate_cards
 
     printed, problems = load_game(pack)
     if printed is None:
@@ -264,7 +264,7 @@ def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:
 def failure(exc: Exception, game: Game) -> Diagnostic:
     """The diagnostic of an output that could not be drawn or written (placed on the icon's
     line in game.yaml for a broken icon)."""
-    from cardforge.budget import BudgetExceeded
+    from cardforge.templates.budget import BudgetExceeded
     from cardforge.render.icons import IconError
     from cardforge.templates import TemplateFailure
 
@@ -290,7 +290,7 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
 
     Raises :class:`RenderError` carrying located diagnostics when it cannot be drawn or written.
     """
-    from cardforge.budget import BudgetExceeded
+    from cardforge.templates.budget import BudgetExceeded
     from cardforge.render.icons import IconError
     from cardforge.render.sheet import ImpositionError
     from cardforge.templates import TemplateFailure

@@ -25,7 +25,7 @@ from cardforge.build import (BuildOptions, BuildResult, Compiled, Project, Rende
 from cardforge.cache import Entry, Store, artefact_key, load_digests, pack_inputs, same_content, save_digests
 from cardforge.cache.registry import DECK_PAGES, DIGESTS, RULES_MEMO
 from cardforge import workers
-from cardforge.diagnostics import Diagnostic, has_errors
+from cardforge.util.diagnostics import Diagnostic, has_errors
 from cardforge.staging import (OutputError, build_lock, discard, forced, leftovers, place, placing_failed, prepare,
                                staging_folder)
 

@@ -21,7 +21,7 @@ import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
-from cardforge.diagnostics import Diagnostic, diag, display_path
+from cardforge.util.diagnostics import Diagnostic, diag, display_path
 
 STAGING_PREFIX = ".build-"  # output/<game>/.build-*: where builds before the folder swap staged
 _PREVIOUS = "previous"  # where the two-rename fallback parks the old folder until it is removed

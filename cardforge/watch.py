@@ -18,9 +18,9 @@ from pathlib import Path
 from rich.console import Console
 
 from cardforge.build import BuildOptions, BuildResult, Project, artefacts
-from cardforge.diagnostics import Severity, display_path
+from cardforge.util.diagnostics import Severity, display_path
 from cardforge.incremental import build_games
-from cardforge.report import print_diagnostics, summary
+from cardforge.util.report import print_diagnostics, summary
 from cardforge.serve.watch import games_touched
 
 DEBOUNCE_MS = 60  # an editor's save is a burst of events a few ms apart

@@ -4,14 +4,14 @@
 ``jobs`` workers (or, for one job, a stand-in that runs each task at once in this process),
 with a queue that carries deck progress (``(slug, cards drawn)``) back from the workers.
 The low-level helpers every forked worker uses (:func:`default_jobs`,
-:func:`die_with_parent`) are in :mod:`cardforge.processes`.
+:func:`die_with_parent`) are in :mod:`cardforge.util.processes`.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from cardforge.processes import die_with_parent
+from cardforge.util.processes import die_with_parent
 
 if TYPE_CHECKING:
     from concurrent.futures import Future

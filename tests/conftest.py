@@ -96,7 +96,7 @@ def all_built(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def a4_built(tmp_path_factory) -> Path:
     """Every game pack of the repository built once on A4 into a temporary project."""
-    from cardforge.load import find_packs
+    from cardforge.sources.load import find_packs
 
     slugs = [p.name for p in find_packs(REPO / "cards")]
     root = make_project(tmp_path_factory.mktemp("a4"), *slugs)

@@ -118,7 +118,7 @@ def test_template_code_compiled_by_another_sandbox_is_never_run(tmp_path, monkey
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
     from cardforge import templates
-    from cardforge.budget import BudgetExceeded, budgeted
+    from cardforge.templates.budget import BudgetExceeded, budgeted
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     source = "{{ 'a' * 6000000 }}"

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from cardforge import budget
+from cardforge.templates import budget
 
 
 def test_a_budget_session_still_stops_a_slow_evaluation_and_restores_the_handler(monkeypatch):
@@ -46,7 +46,7 @@ def _fresh_user_cache(monkeypatch, folder):
 
 
 def test_a_yaml_file_read_from_the_user_cache_is_the_file_as_it_is_now(tmp_path, monkeypatch):
-    from cardforge.yamlsource import YamlError, load_yaml
+    from cardforge.util.yamlsource import YamlError, load_yaml
 
     _fresh_user_cache(monkeypatch, tmp_path / "cache")
     path = tmp_path / "cards.yaml"

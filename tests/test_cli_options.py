@@ -1,5 +1,5 @@
 """``build``, ``watch`` and ``serve`` take the build options declared once
-(cardforge.cli_options): the same flags give the same options, and the same bytes."""
+(cardforge.cli.options): the same flags give the same options, and the same bytes."""
 from __future__ import annotations
 
 import functools
@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from cardforge.cli_options import NAMES, build_options
+from cardforge.cli.options import NAMES, build_options
 from conftest import FIXTURES, run_cli
 
 FLAGS = ["--paper", "a4", "--flip", "short", "--gutter", "4", "--fit", "marks", "--duplex-shift", "0.5,-0.25",

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from cardforge.render.fonts import FONTS
-from cardforge.schema_export import builtin_schema
+from cardforge.schema.export import builtin_schema
 from cardforge.templates import ENV
 from tests.conftest import REPO
 
@@ -72,7 +72,7 @@ def test_every_element_kind_font_and_filter_is_documented():
 
 
 def test_the_markup_reference_says_how_to_write_a_literal_star_and_brace():
-    from cardforge.markup import plain
+    from cardforge.util.markup import plain
 
     text = (DOCS / "markup.md").read_text(encoding="utf-8")
     assert "| `\\*` | a literal `*` |" in text and "| `\\{` | a literal `{`" in text
@@ -81,7 +81,7 @@ def test_the_markup_reference_says_how_to_write_a_literal_star_and_brace():
 
 def test_the_readme_code_table_is_what_cardforge_codes_prints():
     """The README's table of diagnostic codes is generated from CODES, never kept by hand."""
-    from cardforge.diagnostics import CODES, codes_table
+    from cardforge.util.diagnostics import CODES, codes_table
     from tests.conftest import run_cli
 
     readme = (REPO / "README.md").read_text(encoding="utf-8")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from cardforge.paths import resolve_inside
-from cardforge.diagnostics import Diagnostic
+from cardforge.util.paths import resolve_inside
+from cardforge.util.diagnostics import Diagnostic
 from cardforge.staging import build_lock
 from tests.conftest import FIXTURES, REPO, make_project, run_cli
 
@@ -54,7 +54,7 @@ def test_yaml_merge_keys_are_accepted_and_may_be_overridden(tmp_path):
     found = json.loads(result.stdout)["diagnostics"]
     assert not [d for d in found if d["code"] in ("yaml-duplicate-key", "schema", "yaml-syntax")], found
     assert result.exit_code == 0, found
-    from cardforge.load import load_game
+    from cardforge.sources.load import load_game
 
     game, _ = load_game(root / "cards/mini")
     fireball = next(c for c in game.cards if c.name == "Fireball")

@@ -13,7 +13,7 @@ from PIL import Image
 
 from cardforge.build import Project, compile_game
 from cardforge.export.faces import face_pdf
-from cardforge.units import MM
+from cardforge.util.units import MM
 from tests.conftest import FIXTURES, run_cli
 from tests.test_vector_icons import xobjects
 
@@ -138,7 +138,7 @@ def test_low_resolution_art_is_a_warning_giving_its_dpi(tmp_path):
 
 
 def test_a_decorative_icon_stays_out_of_the_icon_legend(tmp_path):
-    from cardforge.load import load_game
+    from cardforge.sources.load import load_game
     from cardforge.rules.source import Macros
 
     root = project(tmp_path, "art/hero.png")

@@ -13,7 +13,7 @@ from cardforge.cache import Store, version
 from cardforge.cache.registry import PROJECT_FOLDER as CACHE_FOLDER
 from cardforge.incremental import build_games, check_games
 from cardforge.render.deck import DeckOptions
-from cardforge.units import MM
+from cardforge.util.units import MM
 from conftest import FIXTURES, SHIPPED, make_project, run_cli
 
 ALL = ["deck.pdf", "rules.pdf", "rulebook.pdf", "reference.pdf"]

@@ -11,7 +11,7 @@ import pytest
 
 from cardforge.build import Project, compile_game
 from cardforge.export.faces import face_pdf
-from cardforge.units import MM
+from cardforge.util.units import MM
 from tests.conftest import FIXTURES, make_project, run_cli
 
 TOL = 0.1 * MM  # 0.1 mm

@@ -9,8 +9,8 @@ import pytest
 import yaml
 from jsonschema import Draft202012Validator
 
-from cardforge.load import load_game
-from cardforge.schema_export import pack_schemas
+from cardforge.sources.load import load_game
+from cardforge.schema.export import pack_schemas
 from tests.conftest import REPO, SHIPPED, run_cli
 
 

@@ -9,7 +9,7 @@ import re
 import pdfplumber
 import pytest
 
-from cardforge.load import find_packs, load_game
+from cardforge.sources.load import find_packs, load_game
 from cardforge.reference.charts import MIN_GREY_STEP, PALETTE, luminance, series, series_colours
 from cardforge.rules.playertext import players
 from tests.conftest import REPO, make_project, run_cli

@@ -18,12 +18,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardforge.checks import counts, faces, icons, references, rules, text, textfit, values
-from cardforge.diagnostics import CODES, Diagnostic
-from cardforge.errata import apply_errata
+from cardforge.util.diagnostics import CODES, Diagnostic
+from cardforge.sources.errata import apply_errata
 from cardforge.layout import load_layouts
-from cardforge.load import _load_card_file, load_game
+from cardforge.sources.load import _load_card_file, load_game
 from cardforge.schema import validate
-from cardforge.validate import card_type_validators, validate_cards
+from cardforge.schema.cards import card_type_validators, validate_cards
 from tests.conftest import FIXTURES
 
 SETTINGS = dict(derandomize=True, deadline=None, database=None,

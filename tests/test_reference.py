@@ -7,7 +7,7 @@ import re
 import pdfplumber
 import pytest
 
-from cardforge.load import load_game
+from cardforge.sources.load import load_game
 from cardforge.rules.reference import helper_markdown
 from tests.conftest import EVERY, make_project, run_cli
 

@@ -9,7 +9,7 @@ import pdfplumber
 import pytest
 import yaml
 
-from cardforge.load import load_game
+from cardforge.sources.load import load_game
 from cardforge.rules.fold import CELL, READING_ORDER, SHEET, TITLE_CELL, Cell, cell_origin, fold
 from cardforge.rules.source import render_source
 from tests.conftest import EVERY, FIXTURES, REPO, SHIPPED, make_project, run_cli

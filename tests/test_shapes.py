@@ -18,13 +18,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardforge.checks import run_checks
-from cardforge.diagnostics import CODES
-from cardforge.errata import apply_errata
+from cardforge.util.diagnostics import CODES
+from cardforge.sources.errata import apply_errata
 from cardforge.layout import load_layouts
-from cardforge.load import load_game
+from cardforge.sources.load import load_game
 from cardforge.reference.charts import series
 from cardforge.reference.display import shown
-from cardforge.validate import validate_cards
+from cardforge.schema.cards import validate_cards
 from tests.conftest import REPO, SHIPPED
 
 SETTINGS = dict(derandomize=True, deadline=None, database=None,

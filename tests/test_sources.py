@@ -10,7 +10,7 @@ import yaml
 from jsonschema import Draft202012Validator
 from openpyxl import Workbook
 
-from cardforge.load import load_game
+from cardforge.sources.load import load_game
 from tests.conftest import REPO, SHIPPED, run_cli
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from cardforge.build import Project, compile_game
 from cardforge.checks.layoutfit import faces
-from cardforge.load import find_packs
+from cardforge.sources.load import find_packs
 from cardforge.resolve import face as card_render
 from cardforge.resolve import text
 from cardforge.render.deck import DeckOptions, card_groups, sheet_for

@@ -1,6 +1,6 @@
 import pytest
 
-from cardforge.units import UnitError, parse_length
+from cardforge.util.units import UnitError, parse_length
 
 
 @pytest.mark.parametrize("text, points", [

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image, ImageChops
 from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.load import find_packs, load_game
+from cardforge.sources.load import find_packs, load_game
 from cardforge.render.icons import IconStamp, rasterise
 from tests.conftest import REPO
 

@@ -2,7 +2,7 @@ from pathlib import Path
 
 import pytest
 
-from cardforge.yamlsource import YamlError, load_yaml
+from cardforge.util.yamlsource import YamlError, load_yaml
 
 
 def write(tmp_path: Path, text: str) -> Path:

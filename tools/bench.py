@@ -185,7 +185,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=ROOT / "output" / "bench.json", help="where to write the JSON")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from cardforge.processes import default_jobs
+    from cardforge.util.processes import default_jobs
 
     jobs = default_jobs()
     report: dict = {"cores": jobs, "load_average_before": os.getloadavg()[0]}

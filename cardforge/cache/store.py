@@ -70,7 +70,7 @@ def artefact_key(inputs: str, artefact: str, options: object, output: Path) -> s
 def seen_from(root: Path) -> str:
     """How diagnostics print paths of the project folder ``root`` (and of cardforge's own
     files) from the working directory: relative to it when below it, whole otherwise
-    (:func:`cardforge.diagnostics.display_path`). Working directories that print every
+    (:func:`cardforge.util.diagnostics.display_path`). Working directories that print every
     such path alike give the same answer, so the same project checked from another folder
     outside it is served from the cache; from a folder that prints its paths otherwise it
     is not (the stored diagnostics would name files wrongly)."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from cardforge import checkresults
-from cardforge.diagnostics import Diagnostic, diag, display_path
+from cardforge.templates import results as checkresults
+from cardforge.util.diagnostics import Diagnostic, diag, display_path
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.checks import (charts, common, components, counts, faces, glossary, icons, images, layoutfit, markup, packfiles,
@@ -19,7 +19,7 @@ from cardforge.checks import (charts, common, components, counts, faces, glossar
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
-# family -> check; the schema family runs before these (cardforge.validate)
+# family -> check; the schema family runs before these (cardforge.schema.cards)
 FAMILIES: dict[str, Check] = {
     "values": values.check,  # first: later families skip layouts with senseless values
     "references": references.check,

@@ -5,7 +5,7 @@ field a chart reads holds a value of the wrong shape (a number where the chart s
 mapping), at that field's line; the chart leaves the card out."""
 from __future__ import annotations
 
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.reference.charts import PALETTE, misshapen, series

@@ -75,7 +75,7 @@ _shared_here = _Shared()  # per thread: a live preview checks a game in a thread
 def shared_contexts():
     """While this block runs (in this thread), :func:`front` and :func:`back` give one
     context per card and side, so what one check family works out from it (templates,
-    ``when:`` tests, text fits: :class:`cardforge.cardcontext.Context`) the others read
+    ``when:`` tests, text fits: :class:`cardforge.templates.context.Context`) the others read
     back, not again."""
     outer, _shared_here.contexts = _shared_here.contexts, {}
     try:

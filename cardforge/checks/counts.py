@@ -7,7 +7,7 @@ Both are placed on the component's ``count`` line in game.yaml.
 """
 from __future__ import annotations
 
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 

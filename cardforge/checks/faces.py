@@ -4,7 +4,7 @@ A layout's templates run against each card's data when the deck is drawn; this f
 them at check time, so a card missing a field its layout reads is found by ``check``, not
 as a failed build. Codes, each at the element's line in the layout file, naming the card:
 ``template-invalid`` (a template or ``when`` raises: undefined field, wrong type),
-``template-budget`` (it runs over its budget, see :mod:`cardforge.budget`),
+``template-budget`` (it runs over its budget, see :mod:`cardforge.templates.budget`),
 ``layout-invalid`` (a template does not parse, or a colour renders to something that is
 not ``#rrggbb``), ``icon-unknown`` (an ``icon:`` element names an icon the game lacks).
 Each problem is reported once per element, for the first card that shows it.
@@ -17,13 +17,13 @@ from jinja2 import TemplateSyntaxError
 
 from cardforge import templates
 from cardforge.checks import common
-from cardforge.budget import BudgetExceeded
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.templates.budget import BudgetExceeded
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import Element, Face, LayoutSet
 from cardforge.model import Card, Game
-from cardforge import cardcontext as memo
+from cardforge.templates import context as memo
 from cardforge.resolve.face import back_face
-from cardforge.suggest import did_you_mean
+from cardforge.util.suggest import did_you_mean
 
 COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 
 from cardforge.checks.common import card_texts
-from cardforge import checkresults
+from cardforge.templates import results as checkresults
 from cardforge.checks import common
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
-from cardforge.markup import TOKEN
+from cardforge.util.markup import TOKEN
 from cardforge.model import Game
 from cardforge.rules.source import SOURCES
 
@@ -40,7 +40,7 @@ def _label(game: Game, icon: str | None) -> str:
 
 def _near(word: str, vocabulary: bytes, *terms) -> str | None:
     """:func:`_near_miss`, or None when ``word`` was no near miss of the same vocabulary
-    before (:mod:`cardforge.checkresults`: a near miss is found afresh every time)."""
+    before (:mod:`cardforge.templates.results`: a near miss is found afresh every time)."""
     best: list[str | None] = [None]
 
     def clean() -> bool:

@@ -14,10 +14,10 @@ from jinja2 import TemplateError
 from cardforge.checks import common
 from cardforge.elements import kind_of
 from cardforge.layout import Face, LayoutSet
-from cardforge.budget import BudgetExceeded
+from cardforge.templates.budget import BudgetExceeded
 from cardforge.templates import TemplateFailure
 from cardforge.model import Game
-from cardforge import cardcontext as memo
+from cardforge.templates import context as memo
 
 
 def _face_icons(face: Face, ctx: dict, used: set[str], coloured: set[str]) -> None:

@@ -12,14 +12,14 @@ from __future__ import annotations
 import os
 import re
 
-from cardforge.paths import InputFileError, read_limited
+from cardforge.util.paths import InputFileError, read_limited
 from cardforge.checks.common import card_texts, icon_keys
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
-from cardforge.markup import icons_in
+from cardforge.util.markup import icons_in
 from cardforge.model import Game
-from cardforge.svgfile import inspect_svg
-from cardforge.suggest import did_you_mean
+from cardforge.sources.svgfile import inspect_svg
+from cardforge.util.suggest import did_you_mean
 
 
 

@@ -8,12 +8,12 @@ raster art below 300 dpi at its printed size, giving the dpi.
 from __future__ import annotations
 
 from cardforge.checks.layoutfit import faces
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.resolve import image, repeat
-from cardforge.units import to_mm
+from cardforge.util.units import to_mm
 
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:

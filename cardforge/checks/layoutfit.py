@@ -13,16 +13,16 @@ from typing import Any
 
 from jinja2 import TemplateError
 
-from cardforge.budget import BudgetExceeded
+from cardforge.templates.budget import BudgetExceeded
 from cardforge.checks import common
-from cardforge import checkresults
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.templates import results as checkresults
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import Face, Layout, LayoutSet, card_layout
 from cardforge.model import Card, Game
 from cardforge import templates
 from cardforge.resolve import repeat, table
-from cardforge.units import to_mm
+from cardforge.util.units import to_mm
 from cardforge.resolve.face import back_face
 
 

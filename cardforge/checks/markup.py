@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 
 from cardforge.checks.common import card_texts
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
-from cardforge.markup import TOKEN
+from cardforge.util.markup import TOKEN
 from cardforge.model import Game
 
 _JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)

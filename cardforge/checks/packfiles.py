@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardforge.paths import InputFileError, read_limited
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.paths import InputFileError, read_limited
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
-from cardforge.load import display_path
+from cardforge.sources.load import display_path
 from cardforge.model import Game
 
 READ = {"game.yaml", "errata.yaml", "sheet.md", "rulebook.md"}

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
-from cardforge.load import display_path
+from cardforge.sources.load import display_path
 from cardforge.model import Game
-from cardforge.paths import InputFileError, read_limited
+from cardforge.util.paths import InputFileError, read_limited
 from cardforge.rules.playertext import allowed_words, internal_words, printed_strings
 from cardforge.rules.source import SOURCES, source_path
 

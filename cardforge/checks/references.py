@@ -24,13 +24,13 @@ from collections.abc import Iterator
 from typing import Any
 
 
-from cardforge import checkresults
+from cardforge.templates import results as checkresults
 from cardforge.checks.common import card_texts
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
-from cardforge.markup import TOKEN
+from cardforge.util.markup import TOKEN
 from cardforge.model import Game, Source
-from cardforge.suggest import did_you_mean
+from cardforge.util.suggest import did_you_mean
 
 WORD = r"[A-Z][\w'’-]*"
 CONNECTOR = r"(?:of|the|by|in|on|de|du|la)"
@@ -70,7 +70,7 @@ def _text_references(game: Game) -> list[Diagnostic]:
 
 def _near(run: str, vocabulary: bytes, names: dict[str, str]) -> str | None:
     """:func:`_near_miss`, or None when ``run`` was no near miss of the same card names
-    before (:mod:`cardforge.checkresults`: a near miss is found afresh every time)."""
+    before (:mod:`cardforge.templates.results`: a near miss is found afresh every time)."""
     best: list[str | None] = [None]
 
     def clean() -> bool:

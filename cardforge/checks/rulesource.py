@@ -8,7 +8,7 @@ sixteen cells is measured when it is built (``rules-overflow``, see
 from __future__ import annotations
 
 from cardforge.checks import common
-from cardforge.diagnostics import Diagnostic
+from cardforge.util.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.rules.source import SOURCES

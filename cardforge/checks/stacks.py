@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 

@@ -21,13 +21,13 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from cardforge import checkresults
+from cardforge.templates import results as checkresults
 from cardforge.checks.common import TextField, card_texts
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
-from cardforge.suggest import did_you_mean
+from cardforge.util.suggest import did_you_mean
 
 BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
 # what _control reports: a control character (category Cc: U+0000-U+001F, U+007F-U+009F) but
@@ -38,9 +38,9 @@ _BAD_TOKEN = re.compile(r"\{(?!\{)([^{}\s]*[A-Z][^{}\s]*)\}|\{([a-z0-9][a-z0-9-]
 
 @lru_cache(maxsize=None)
 def font_chars(face: str) -> frozenset[int]:
-    """The code points font ``face`` (a font key, :mod:`cardforge.typefaces`) has glyphs for
-    (from its cached glyph widths, :func:`cardforge.fontmetrics.chars`)."""
-    from cardforge.fontmetrics import chars
+    """The code points font ``face`` (a font key, :mod:`cardforge.model.typefaces`) has glyphs for
+    (from its cached glyph widths, :func:`cardforge.model.fontmetrics.chars`)."""
+    from cardforge.model.fontmetrics import chars
 
     return chars(face)
 
@@ -52,7 +52,7 @@ def _printable(faces: frozenset[str]) -> frozenset[int]:
 
 def _faces(card: Card, layouts: LayoutSet | None, field: str) -> set[str]:
     """The fonts that print ``field`` of ``card`` (with their bold and italic faces)."""
-    from cardforge.typefaces import FAMILIES, FAMILY_OF, known
+    from cardforge.model.typefaces import FAMILIES, FAMILY_OF, known
 
     faces = set()
     layout = layouts.by_type.get(card.type) if layouts else None
@@ -108,7 +108,7 @@ def _glyphs(field: TextField, faces: set[str]) -> list[Diagnostic]:
                if ord(ch) not in have and not ch.isspace() and unicodedata.category(ch) != "Cc" and ord(ch) not in BIDI]
     if not missing:
         return []
-    from cardforge.typefaces import label
+    from cardforge.model.typefaces import label
 
     chars = "".join(dict.fromkeys(ch for _, ch in missing))
     names = sorted({label(f) for f in faces})

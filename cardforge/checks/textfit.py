@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from jinja2 import TemplateError
 
-from cardforge.budget import BudgetExceeded
+from cardforge.templates.budget import BudgetExceeded
 from cardforge.checks import common
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.templates import TemplateFailure
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.resolve import face as card_render
 from cardforge.resolve.face import back_face
-from cardforge.units import to_mm
+from cardforge.util.units import to_mm
 
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:

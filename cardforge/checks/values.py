@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import math
 
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import Layout, LayoutSet
 from cardforge.model import Game
-from cardforge.units import MM
+from cardforge.util.units import MM
 
 MAX_CARD_MM = 600.0     # a poster-sized board tile still fits
 MAX_BLEED_MM = 13.0     # half an inch: more is not a bleed

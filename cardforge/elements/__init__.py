@@ -18,7 +18,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any, Callable
 
 from cardforge.elements.specs import Repeat, TextStyle
-from cardforge.units import parse_length
+from cardforge.util.units import parse_length
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -255,7 +255,7 @@ def stray_key(kind: str, key: str) -> str:
     whose key it is, or (a key of no kind) the kind's key it most looks like."""
     import re
 
-    from cardforge.suggest import closest
+    from cardforge.util.suggest import closest
 
     others = owners(key)
     if others:

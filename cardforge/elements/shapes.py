@@ -10,7 +10,7 @@ from typing import Any
 
 from cardforge.elements import (DASH, FILL, OPACITY, RADIUS, STROKE, STROKE_WIDTH, Element, Key, Kind, corners,
                                 register)
-from cardforge.units import parse_length
+from cardforge.util.units import parse_length
 
 POINTS = Key("points", {"type": "array", "minItems": 2, "items": {"$ref": "#/$defs/pair"}}, (),
              "the corners [x, y], from the box's top-left corner (or the card's, with no `box`)",

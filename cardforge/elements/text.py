@@ -17,7 +17,7 @@ def _draw(c, el: Element, copy, at) -> None:
 
 def markup(el: Element, ctx: dict[str, Any]) -> str:
     """The card markup ``el`` shows on the card of ``ctx`` ('' when nothing), ``when:`` aside."""
-    from cardforge import cardcontext as memo
+    from cardforge.templates import context as memo
 
     if el.field:
         value = ctx["card"].get(el.field)
@@ -26,7 +26,7 @@ def markup(el: Element, ctx: dict[str, Any]) -> str:
 
 
 def _icons(el: Element, ctx: dict[str, Any]) -> set[str]:
-    from cardforge.markup import icons_in
+    from cardforge.util.markup import icons_in
 
     return {name for name, _ in icons_in(markup(el, ctx))}
 

@@ -122,7 +122,7 @@ def export_shop(game: Game, layouts: LayoutSet, folder: Path, shop: Shop, color:
 def safe_area_notes(game: Game, layouts: LayoutSet, shop: Shop) -> list:
     """A ``layout-unsafe`` warning for each text element of a used layout that reaches into
     ``shop``'s safe margin (which may be wider than the layout's own ``safe``)."""
-    from cardforge.diagnostics import diag
+    from cardforge.util.diagnostics import diag
 
     notes, seen = [], set()
     for type_id in dict.fromkeys(card.type for card in game.cards):

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from cardforge.model import Game
 from cardforge.render import fonts
-from cardforge.units import MM
+from cardforge.util.units import MM
 
 # dark to light: navy, red, green, orange, light blue, yellow; grey levels (ITU-R BT.709
 # luma of the sRGB values) 0.11, 0.24, 0.40, 0.55, 0.66, 0.83

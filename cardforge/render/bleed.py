@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # ReportLab is imported to draw: the checks, which only measu
     from reportlab.lib.colors import Color
     from reportlab.pdfgen.canvas import Canvas
 
-from cardforge.units import MM
+from cardforge.util.units import MM
 
 EDGE = 1 * MM  # a box this close to the trim touches it (a cut can land anywhere in between)
 

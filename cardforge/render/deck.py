@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOptions alone stays light
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardforge.diagnostics import Diagnostic
+    from cardforge.util.diagnostics import Diagnostic
     from cardforge.layout import LayoutSet
     from cardforge.model import Card, Game
     from cardforge.render.icons import IconStamp
@@ -72,7 +72,7 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     """
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardforge.budget import budget_session
+    from cardforge.templates.budget import budget_session
     from cardforge.render import fonts
     from cardforge.render import pagecache as page_cache
 
@@ -237,7 +237,7 @@ def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit
         return None, lambda i: None
     import multiprocessing
 
-    from cardforge.processes import die_with_parent
+    from cardforge.util.processes import die_with_parent
 
     global _POOL_JOB
     size = max(1, min(CHUNK_SHEETS, len(missing) // (4 * jobs)))
@@ -281,7 +281,7 @@ def _draw_chunk(indices: list[int]) -> dict[int, object]:
         page_cache.prepare(canvas, page_cache.deck_fonts(layouts))
         _WORKER_DRAWER = _Drawer(canvas, game, layouts, options, _WORKER_DRAWER.contexts if _WORKER_DRAWER else None)
         _WORKER_DRAWER.scratch = True
-    from cardforge.budget import budget_session
+    from cardforge.templates.budget import budget_session
 
     drawn = {}
     with budget_session():
@@ -323,8 +323,8 @@ def sheet_for(key: tuple, options: DeckOptions) -> Sheet:
 def sheet_notes(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Diagnostic]:
     """A ``sheet-tight`` warning for each card size whose sheet cannot give printable crop
     marks or bleed between cards, naming the user's choices."""
-    from cardforge.diagnostics import diag
-    from cardforge.units import MM
+    from cardforge.util.diagnostics import diag
+    from cardforge.util.units import MM
 
     from cardforge.render.sheet import ImpositionError
 

@@ -1,11 +1,11 @@
 """Fonts shipped with cardforge (DejaVu, see fonts/LICENSE.md) and fonts a game pack
-declares (game.yaml ``fonts:``, :mod:`cardforge.packfonts`), registered with ReportLab.
+declares (game.yaml ``fonts:``, :mod:`cardforge.sources.packfonts`), registered with ReportLab.
 
 Every PDF embeds the subsets of these TrueType fonts it uses; nothing depends on fonts
 installed on the machine. Layouts name fonts by the keys of :data:`FONTS` or by a pack
 font's name; resolved layouts hold font keys: a key of :data:`FONTS`, or a pack face's
 ``name@digest`` key (:meth:`cardforge.model.PackFont.face`), declared in
-:mod:`cardforge.typefaces` (which font keys exist is known below the drawing stage).
+:mod:`cardforge.model.typefaces` (which font keys exist is known below the drawing stage).
 A pack font marked ``rules: true`` replaces sans and serif in the rules documents
 (:func:`rules_documents`).
 """
@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from cardforge.model import PackFont
 
-from cardforge.fontmetrics import chars, width  # noqa: F401  (measured below the drawing stage)
-from cardforge.typefaces import FAMILIES, FAMILY_OF, FONTS, PACK_FILES as _PACK_FILES, declare, known, label, styled  # noqa: F401
+from cardforge.model.fontmetrics import chars, width  # noqa: F401  (measured below the drawing stage)
+from cardforge.model.typefaces import FAMILIES, FAMILY_OF, FONTS, PACK_FILES as _PACK_FILES, declare, known, label, styled  # noqa: F401
 
 _documents = threading.local()  # .faces while rules documents print in a pack font: built-in key -> pack face
 

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 from cardforge.render.colors import HexColor
 
 from cardforge.model import Icon
-from cardforge.paths import read_limited
-from cardforge.svgfile import MAX_SVG_BYTES, inspect_svg
+from cardforge.util.paths import read_limited
+from cardforge.sources.svgfile import MAX_SVG_BYTES, inspect_svg
 from cardforge.render import backend, fonts
 
 if TYPE_CHECKING:  # reportlab.graphics is imported when SVG art is first drawn

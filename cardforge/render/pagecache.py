@@ -210,7 +210,7 @@ def context_digest(pack: Path, layouts: Path) -> str:
     art, fonts, rules...) and the game's layouts (see :func:`cardforge.cache.pack_inputs`).
     Raises ``OSError`` when a file cannot be read."""
     from cardforge.cache import file_digest, fingerprint, input_files, layout_inputs
-    from cardforge.load import NOT_CARD_FILES
+    from cardforge.sources.load import NOT_CARD_FILES
 
     def card_file(path: Path) -> bool:
         return path.parent == pack and (path.suffix == ".csv" or path.suffix == ".yaml" and path.name not in NOT_CARD_FILES)

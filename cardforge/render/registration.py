@@ -16,7 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
-from cardforge.units import MM
+from cardforge.util.units import MM
 
 TARGETS_MM = [(0.5, 0.5), (0.15, 0.12), (0.85, 0.12), (0.15, 0.88), (0.85, 0.88)]  # share of width/height
 

@@ -25,7 +25,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.render import fonts
-from cardforge.units import MM
+from cardforge.util.units import MM
 
 PAPER_MM = {"letter": (215.9, 279.4), "a4": (210.0, 297.0)}
 PRINTABLE = 5 * MM  # nearest a mark, ruler or label comes to the paper edge

@@ -17,7 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from cardforge.render import fonts
 from cardforge.render.sheet import PRINTABLE, PAPER_MM
-from cardforge.units import MM
+from cardforge.util.units import MM
 
 OVERLAP = 10 * MM
 MARK = 3 * MM  # half the length of a crosshair's arms

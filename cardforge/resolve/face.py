@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from cardforge import cardcontext
+from cardforge.templates import context as cardcontext
 from cardforge.elements import Element, kind_of
 from cardforge.elements.text import markup
 from cardforge.model import Card, Game
@@ -139,7 +139,7 @@ def back_context(card: Card, game: Game) -> dict:
 
 class Contexts:
     """The template context of each card's front and back, made once per deck: every copy
-    of a card then draws from what its first copy worked out (see :mod:`cardforge.cardcontext`)."""
+    of a card then draws from what its first copy worked out (see :mod:`cardforge.templates.context`)."""
 
     def __init__(self, game: Game):
         self.game = game

@@ -17,7 +17,7 @@ from typing import Any
 from cardforge import templates
 from cardforge.model import Icon
 from cardforge.resolve import text
-from cardforge.typefaces import styled
+from cardforge.model.typefaces import styled
 
 PAD = 1.5  # pt of space inside each cell, on every side
 

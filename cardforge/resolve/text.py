@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cardforge import checkresults, fontmetrics
+from cardforge.templates import results as checkresults
+from cardforge.model import fontmetrics
 from cardforge.elements.specs import TextStyle
-from cardforge.markup import Run, parse
+from cardforge.util.markup import Run, parse
 from cardforge.model import Icon
-from cardforge.typefaces import styled
+from cardforge.model.typefaces import styled
 
 STEP = 0.25  # pt, the type-size step when shrinking to fit
 ASCENT = 0.76  # of the type size: DejaVu's cap height plus a little, for the first baseline
@@ -88,7 +89,7 @@ class Block:
 
 @dataclass
 class Figures(Block):
-    """A fit known from an earlier check (:mod:`cardforge.checkresults`): its figures, with no
+    """A fit known from an earlier check (:mod:`cardforge.templates.results`): its figures, with no
     lines; the checks read it, the renderer never draws it."""
 
     least: float = 0.0  # pt, the smallest type size printed

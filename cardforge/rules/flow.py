@@ -20,7 +20,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Spacer
 
 
-from cardforge.markup import TOKEN
+from cardforge.util.markup import TOKEN
 from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.icons import rasterise

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cardforge.units import INCH
+from cardforge.util.units import INCH
 
 SHEET = (6.25 * INCH, 8 * INCH)
 ROWS, COLS = 4, 2

@@ -32,7 +32,7 @@ from cardforge.rules.memo import Memo
 from cardforge.rules.playertext import DESIGNED_NOTE, has_designed
 from cardforge.rules.readers import Paragraph
 from cardforge.rules.source import Macros
-from cardforge.units import MM
+from cardforge.util.units import MM
 
 MARGIN = 14 * MM
 GAP = 6 * MM

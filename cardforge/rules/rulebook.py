@@ -23,7 +23,7 @@ from cardforge.rules.memo import Memo
 from cardforge.rules.playertext import DESIGNED_NOTE, designed, has_designed, players
 from cardforge.rules.readers import Paragraph
 from cardforge.rules.source import render_source
-from cardforge.units import MM
+from cardforge.util.units import MM
 
 MARGIN = 20 * MM
 

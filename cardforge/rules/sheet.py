@@ -19,8 +19,8 @@ from pathlib import Path
 from reportlab.lib import colors
 from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, PageTemplate, Spacer
 
-from cardforge.diagnostics import Diagnostic, diag
-from cardforge.load import display_path
+from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.sources.load import display_path
 from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
@@ -32,7 +32,7 @@ from cardforge.rules.playertext import DESIGNED_NOTE, designed, has_designed, pl
 from cardforge.rules.readers import Paragraph
 from cardforge.rules.source import Macros, render_source, source_path, table_source_line
 from cardforge.rules.tables import TableTooWide
-from cardforge.units import INCH, MM
+from cardforge.util.units import INCH, MM
 
 MIN_SIZE = SIZES[-1]
 PAD = 0.09 * INCH

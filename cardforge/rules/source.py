@@ -33,13 +33,13 @@ from typing import Any
 
 from jinja2 import TemplateError, TemplateSyntaxError
 
-from cardforge.diagnostics import Diagnostic, diag
-from cardforge.load import display_path
+from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.sources.load import display_path
 from cardforge.model import Game
-from cardforge.budget import BudgetExceeded
-from cardforge.paths import InputFileError, read_limited, resolve_inside
+from cardforge.templates.budget import BudgetExceeded
+from cardforge.util.paths import InputFileError, read_limited, resolve_inside
 from cardforge.templates import TemplateFailure, environment, evaluate
-from cardforge.textfile import undecodable
+from cardforge.util.textfile import undecodable
 
 SOURCES = {"rulebook": "rulebook.md", "sheet": "sheet.md"}
 STRICT = environment(strict=True)
@@ -250,7 +250,7 @@ def _template_line(exc: BaseException) -> int:
 if __name__ == "__main__":  # python -m cardforge.rules.source <slug> [rulebook|sheet]
     import sys
 
-    from cardforge.load import load_game
+    from cardforge.sources.load import load_game
 
     game, problems = load_game(Path("cards") / sys.argv[1])
     text, more = render_source(game, sys.argv[2] if len(sys.argv) > 2 else "rulebook")

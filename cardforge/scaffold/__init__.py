@@ -3,7 +3,7 @@
 :func:`new_pack` writes ``cards/<slug>/`` (game.yaml with one card type, a card file with
 two example cards, sheet.md, rulebook.md, icons/ with a licence note) and
 ``layouts/<slug>.yaml`` from the commented templates in this package's ``pack/`` folder,
-then the pack's editor schemas (``schemas/<slug>/``, see :mod:`cardforge.schema_export`).
+then the pack's editor schemas (``schemas/<slug>/``, see :mod:`cardforge.schema.export`).
 It writes nothing when any file it would write exists or the slug is not a valid folder
 name; the refusal is a diagnostic (``pack-exists``, ``slug-invalid``).
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 
 from jinja2 import Environment, StrictUndefined
 
-from cardforge.diagnostics import Diagnostic, diag
-from cardforge.load import display_path
+from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.sources.load import display_path
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
 PACK_FILES = ["game.yaml", "cards.yaml", "sheet.md", "rulebook.md", "icons/coin.svg", "icons/LICENSE.md"]

@@ -17,7 +17,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from cardforge.build import BuildOptions, Project
-from cardforge.diagnostics import Diagnostic
+from cardforge.util.diagnostics import Diagnostic
 
 
 def build_pack(root: str, slug: str, options: BuildOptions) -> tuple[list[str], list[Diagnostic]]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from cardforge.build import BuildOptions, Compiled, Project, compile_game
-from cardforge.diagnostics import Diagnostic, Severity, sort_key
+from cardforge.util.diagnostics import Diagnostic, Severity, sort_key
 from cardforge.layout import layout_path
 from cardforge.model import Game
 from cardforge.serve.builder import Builder
@@ -57,7 +57,7 @@ class CardView:
 
 @dataclass(frozen=True)
 class Problem:
-    """A :class:`~cardforge.diagnostics.Diagnostic` with ``file`` relative to the project and
+    """A :class:`~cardforge.util.diagnostics.Diagnostic` with ``file`` relative to the project and
     the card it is about (``card_id``, "" when none)."""
 
     diagnostic: Diagnostic

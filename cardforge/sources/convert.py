@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.model import Game
 from cardforge.sources.mapping import QUANTITY_NAMES, FieldInfo, Mapping, TypeSchema, normal
 from cardforge.sources.tables import Cell, Table
-from cardforge.suggest import did_you_mean
+from cardforge.util.suggest import did_you_mean
 
 _INT = re.compile(r"^[+-]?\d+$")
 _NUM = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")

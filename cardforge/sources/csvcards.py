@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardforge.diagnostics import Diagnostic
+from cardforge.util.diagnostics import Diagnostic
 from cardforge.model import Card, Game, Source
 from cardforge.sources.convert import Converter
 from cardforge.sources.mapping import Mapping
 from cardforge.sources.tables import SourceError, read_tables
-from cardforge.yamlsource import LineMap
+from cardforge.util.yamlsource import LineMap
 
 
 class CellMap(LineMap):

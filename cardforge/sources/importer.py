@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
-from cardforge.diagnostics import Diagnostic, diag, has_errors
-from cardforge.diagnostics import display_path
+from cardforge.util.diagnostics import Diagnostic, diag, has_errors
+from cardforge.util.diagnostics import display_path
 from cardforge.sources.yamlfile import read_yaml
 from cardforge.model import Game
 from cardforge.sources.convert import Converter, Row
@@ -54,7 +54,7 @@ def convert_file(game: Game, path: Path, mapping: Mapping) -> tuple[list[Row], l
     converter = Converter(game, mapping)
     for type_id in {mapping.type, *mapping.sheets.values(), *mapping.type_values.values()} - {None}:
         if type_id not in game.card_types:
-            from cardforge.suggest import did_you_mean
+            from cardforge.util.suggest import did_you_mean
 
             converter.problems.append(diag("source-mapping", f"the mapping names card type {type_id!r}, which game.yaml does not declare",
                                            hint=did_you_mean(type_id, game.card_types)))
@@ -93,7 +93,7 @@ def dump_cards(cards: list[dict[str, Any]], notes: list[str], header: list[str],
 
 def import_file(game: Game, path: Path, mapping: Mapping, into: str | None = None) -> ImportResult:
     """Import the spreadsheet ``path`` into ``game``'s pack; see the module docstring."""
-    from cardforge.schema_export import modeline
+    from cardforge.schema.export import modeline
 
     rows, problems = convert_file(game, path, mapping)
     if has_errors(problems):

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardforge.paths import InputFileError, read_limited
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.paths import InputFileError, read_limited
+from cardforge.util.diagnostics import Diagnostic, diag
 
 SUFFIXES = (".csv", ".xlsx", ".json")
 
@@ -94,7 +94,7 @@ def _text(raw: bytes, display: str) -> str:
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        from cardforge.textfile import undecodable
+        from cardforge.util.textfile import undecodable
 
         raise SourceError([undecodable(raw, exc, "source-unreadable", display,
                                        hint="save the spreadsheet as \"CSV UTF-8\"")]) from None

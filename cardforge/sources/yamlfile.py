@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardforge.diagnostics import Diagnostic, diag, display_path
+from cardforge.util.diagnostics import Diagnostic, diag, display_path
 from cardforge.model import Source
-from cardforge.yamlsource import YamlError, load_yaml
+from cardforge.util.yamlsource import YamlError, load_yaml
 
 
 def read_yaml(path: Path) -> tuple[object, Source | None, list[Diagnostic]]:

@@ -8,14 +8,15 @@ a :class:`Context` (the dict layout templates see) keeps what was computed from 
 ``memo``: the deck builds one context per card and side (:func:`cardforge.render.deck.render_deck`)
 and every copy after the first draws from the memo. A plain dict works everywhere a
 :class:`Context` does, computing afresh. During a check, template results are also kept
-between runs (:mod:`cardforge.checkresults`). Element kinds, the resolve stage, the checks
+between runs (:mod:`cardforge.templates.results`). Element kinds, the resolve stage, the checks
 and the renderer all evaluate templates through it.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from cardforge import checkresults, templates
+from cardforge import templates
+from cardforge.templates import results as checkresults
 
 
 class Context(dict):

@@ -18,7 +18,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cardforge.units import MM
+from cardforge.util.units import MM
 
 SHOPS = ("the-game-crafter", "makeplayingcards", "drivethrucards", "printerstudio")  # cardforge.export.shops.SHOPS
 

@@ -14,8 +14,8 @@ from typing import Annotated
 
 import typer
 
-from cardforge.diagnostics import display_path
-from cardforge.guard import guarded_typer
+from cardforge.util.diagnostics import display_path
+from cardforge.cli.guard import guarded_typer
 
 Root = Annotated[Path, typer.Option("--root", help="Project folder holding cards/, layouts/ and output/.", file_okay=False)]
 cache_app = guarded_typer()(help="What cardforge keeps to rebuild fast, and how to delete it.", no_args_is_help=True,

@@ -20,11 +20,11 @@ import os
 from dataclasses import replace
 from functools import lru_cache
 
-from cardforge.diagnostics import Diagnostic, Severity, diag, has_errors
-from cardforge.diagnostics import display_path
+from cardforge.util.diagnostics import Diagnostic, Severity, diag, has_errors
+from cardforge.util.diagnostics import display_path
 from cardforge.sources.yamlfile import read_yaml
 from cardforge.model import Game, Source
-from cardforge.paths import resolve_inside
+from cardforge.util.paths import resolve_inside
 from cardforge.schema import validate
 
 ERRATA_FILE = "errata.yaml"

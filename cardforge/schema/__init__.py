@@ -13,7 +13,7 @@ from typing import Any
 
 from typing import TYPE_CHECKING
 
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.model import Source
 
 if TYPE_CHECKING:  # jsonschema is imported when a schema is first used
@@ -31,9 +31,9 @@ def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -
     full = dict(schema)
     if defs:
         full["$defs"] = {**defs, **full.get("$defs", {})}
-    from cardforge.schemaguard import REGISTRY, SafeValidator
+    from cardforge.schema.guard import REGISTRY, SafeValidator
 
-    return SafeValidator(full, registry=REGISTRY)  # RE2 patterns, no retrieval (see cardforge.schemaguard)
+    return SafeValidator(full, registry=REGISTRY)  # RE2 patterns, no retrieval (see cardforge.schema.guard)
 
 
 def check_defs(defs: dict[str, Any]) -> None:
@@ -94,7 +94,7 @@ def validate(instance: Any, validator: Draft202012Validator, source: Source,
     digest = _digest("valid", schema, instance) if schema is not None else None
     if digest is not None and digest in kept.VALID:  # found valid before: the same document, the same schema
         return []
-    from cardforge.schema_errors import explain_all, leaves
+    from cardforge.schema.errors import explain_all, leaves
 
     found = []
     for top in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):

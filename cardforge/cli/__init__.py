@@ -3,7 +3,7 @@
 Options default to None and override a game's settings only when given. Diagnostics go to
 standard error (coloured on a terminal); ``check --format json`` writes JSON to standard
 output. Exit codes: 0 clean, 1 errors (or warnings with ``--strict``), 2 bad usage or an internal
-error (``internal-error``: a bug, reported with a log file, see :mod:`cardforge.guard`).
+error (``internal-error``: a bug, reported with a log file, see :mod:`cardforge.cli.guard`).
 """
 from __future__ import annotations
 
@@ -18,10 +18,10 @@ from rich.console import Console
 
 from cardforge import __version__
 from cardforge.build import BuildOptions, Project, compile_game
-from cardforge.cli_options import Flip, Paper, with_build_options
-from cardforge.diagnostics import CODES, Diagnostic, Severity, display_path, format_json, has_errors
-from cardforge.guard import guarded_typer
-from cardforge.report import print_diagnostics, summary
+from cardforge.cli.options import Flip, Paper, with_build_options
+from cardforge.util.diagnostics import CODES, Diagnostic, Severity, display_path, format_json, has_errors
+from cardforge.cli.guard import guarded_typer
+from cardforge.util.report import print_diagnostics, summary
 
 app = guarded_typer()(  # every command: an unexpected exception is `internal-error`, exit 2
     help="cardforge: print-and-play card generator and rules compiler.\n\n"
@@ -73,7 +73,7 @@ def build(
     packs, problems = project.packs(games)
     failed = bool(problems)
     from cardforge.incremental import build_games
-    from cardforge.processes import default_jobs
+    from cardforge.util.processes import default_jobs
 
     with _progress_bars(packs) as advance:
         results = build_games(project, packs, options, force=force, jobs=jobs or default_jobs(),
@@ -131,7 +131,7 @@ def watch(
 
     Every rebuild is incremental (only outputs whose inputs changed are drawn, see `cardforge build`) and prints what it built, its errors and warnings, and the time it took. It takes the options of `cardforge build` and writes what `cardforge build` with them writes.
     """
-    from cardforge.processes import default_jobs
+    from cardforge.util.processes import default_jobs
     from cardforge.watch import watch as run_watch
 
     project = Project(root.resolve())
@@ -168,7 +168,7 @@ def preview(
     """Render one card (front and back side by side) or the first deck sheet to a PNG in
     output/<game>/preview/, for looking rather than printing."""
     from cardforge.export.preview import preview_card, preview_sheet
-    from cardforge.suggest import closest
+    from cardforge.util.suggest import closest
 
     project = Project(root.resolve())
     packs, problems = project.packs([game])
@@ -268,7 +268,7 @@ class CodesFormat(str, enum.Enum):
 def codes(format: Annotated[CodesFormat, typer.Option("--format", help="text: one code a line; markdown: the table of the README's Checks section.")] = CodesFormat.text) -> None:
     """List every diagnostic code: its check family, default severity and meaning."""
     if format is CodesFormat.markdown:
-        from cardforge.diagnostics import codes_table
+        from cardforge.util.diagnostics import codes_table
 
         sys.stdout.write(codes_table())
         return
@@ -293,7 +293,8 @@ def list_games(root: Root = Path(".")) -> None:
         raise typer.Exit(1)
 
 
-from cardforge import cli_cache, cli_designer  # noqa: E402  (new, import, export-cards, schema; cache)
+from cardforge.cli import cache as cli_cache  # noqa: E402  (cache info|clear)
+from cardforge.cli import designer as cli_designer  # noqa: E402  (new, import, export-cards, schema)
 
 cli_designer.register(app)
 cli_cache.register(app)

@@ -3,7 +3,7 @@
 A layout file holds named card-face layouts (``layouts:``), card-back faces (``backs:``)
 and extra sizes. Layouts may ``extends:`` another (deep merge; an element set to ``null``
 is removed), with cycle detection. :func:`load_layouts` validates the file against
-cardforge's layout schema, converts every length to points (see :mod:`cardforge.units`),
+cardforge's layout schema, converts every length to points (see :mod:`cardforge.util.units`),
 and returns a :class:`Layout` per card type. Rendering only draws what is resolved here.
 """
 from __future__ import annotations
@@ -15,14 +15,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.elements import KINDS, Element, kind_of, parse, stray_key
 from cardforge.sources.yamlfile import read_yaml
 from cardforge.model import Card, Game, Source
-from cardforge.packfonts import font_keys
-from cardforge.typefaces import FONTS
+from cardforge.sources.packfonts import font_keys
+from cardforge.model.typefaces import FONTS
 from cardforge.schema import validate
-from cardforge.units import parse_length
+from cardforge.util.units import parse_length
 
 # Trim sizes (width, height) in mm. Poker is 2.5 x 3.5 in exactly.
 SIZE_PRESETS_MM = {
@@ -216,7 +216,7 @@ def _merged(raw: dict, name: str, source: Source) -> tuple[dict | None, dict, li
             return None, {}, [diag("layout-cycle", f"layouts extend each other in a cycle: {cycle}",
                                file=source.file, line=source.line("layouts", name, "extends"))]
         if parent not in raw:
-            from cardforge.suggest import did_you_mean
+            from cardforge.util.suggest import did_you_mean
 
             return None, {}, [diag("layout-invalid", f"layout {chain[-1]!r} extends {parent!r}, which does not exist",
                                file=source.file, line=source.line("layouts", chain[-1], "extends"),
@@ -260,7 +260,7 @@ def _resolve(name: str, merged: dict, origin: dict, sizes: dict, source: Source,
         w, h = SIZE_PRESETS_MM[size_value]
         size = (parse_length(f"{w}mm"), parse_length(f"{h}mm"))
     else:
-        from cardforge.suggest import did_you_mean
+        from cardforge.util.suggest import did_you_mean
 
         return None, [diag("layout-invalid", f"layout {name!r} has unknown size {size_value!r}",
                            file=source.file, line=source.line("layouts", name, "size"),
@@ -334,7 +334,7 @@ def _incomplete(el_name: str, el: dict, fonts: dict[str, str], source: Source, e
         return wrong[0]
     for key in ("header_font", "font"):
         if el.get(key) and el[key] not in fonts:
-            from cardforge.suggest import did_you_mean
+            from cardforge.util.suggest import did_you_mean
 
             return diag("layout-invalid", f"element {el_name!r} uses unknown font {el[key]!r}",
                         file=source.file, line=source.line(*el_path, key),

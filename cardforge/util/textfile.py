@@ -7,7 +7,7 @@ its first byte that does not decode, with the encoding the file looks like, so t
 """
 from __future__ import annotations
 
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 
 # magic numbers of files that are not text at all
 _BINARY = ((b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"%PDF", "a PDF document"),

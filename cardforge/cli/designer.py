@@ -1,7 +1,7 @@
 """Commands for bringing your own game: ``new``, ``import``, ``export-cards``, ``schema``.
 
 Each command parses its options and calls a library function (:mod:`cardforge.scaffold`,
-:mod:`cardforge.sources`, :mod:`cardforge.schema_export`); :func:`register` adds them to
+:mod:`cardforge.sources`, :mod:`cardforge.schema.export`); :func:`register` adds them to
 the ``cardforge`` command. Refusals and problems are diagnostics on standard error with a
 non-zero exit, never a traceback.
 """
@@ -14,8 +14,8 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from cardforge.diagnostics import Diagnostic, diag, display_path, has_errors
-from cardforge.report import print_diagnostics, summary
+from cardforge.util.diagnostics import Diagnostic, diag, display_path, has_errors
+from cardforge.util.report import print_diagnostics, summary
 
 err = Console(stderr=True)
 Root = Annotated[Path, typer.Option("--root", help="Project folder holding cards/, layouts/ and output/.", file_okay=False)]
@@ -59,8 +59,8 @@ def new(
 def _schemas(root: Path, slugs: list[str] | None) -> list[Path]:
     """Write the editor schemas of the packs ``slugs``; a pack that does not load is a failure."""
     from cardforge.build import Project
-    from cardforge.load import load_game
-    from cardforge.schema_export import write_schemas
+    from cardforge.sources.load import load_game
+    from cardforge.schema.export import write_schemas
 
     packs, problems = Project(root).packs(slugs)
     written = []
@@ -91,7 +91,7 @@ def schema(
 
 def _game(root: Path, slug: str):
     from cardforge.build import Project
-    from cardforge.load import load_game
+    from cardforge.sources.load import load_game
 
     packs, problems = Project(root).packs([slug])
     if problems:

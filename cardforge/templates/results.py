@@ -3,7 +3,7 @@
 A check of a game evaluates every card's templates and ``when:`` tests and fits every
 text (:mod:`cardforge.checks`), though after a one-card edit every other card gives what it
 gave last time. These are pure results: a template's text is a function of its source and
-its context (the card, ``game.yaml``, the back; see :mod:`cardforge.cardcontext`), a fit of
+its context (the card, ``game.yaml``, the back; see :mod:`cardforge.templates.context`), a fit of
 its text, style, box (pt), the game's icons, the font's glyph widths and the installed
 ReportLab. While :func:`kept` is active (in this thread, around a game's checks) they are
 looked up by all of that (a context by the SHA-256 of its data) in a file named for the
@@ -160,7 +160,7 @@ _DIGEST_KEY = ("checkresults-digest",)  # where a context's digest is remembered
 
 
 def _context_digest(store: _Store, ctx: dict[str, Any]) -> bytes:
-    """The digest of a :class:`~cardforge.cardcontext.Context`, worked out once (``b""``
+    """The digest of a :class:`~cardforge.templates.context.Context`, worked out once (``b""``
     for a plain dict or data that is not plain)."""
     memo = getattr(ctx, "memo", None)
     if memo is None:
@@ -240,7 +240,7 @@ def _fit_digest(store: _Store, text: str, style, box_w: float, box_h: float, ico
     whose version names the file) as the installed ReportLab reads it."""
     known = store.styles.get(id(style))
     if known is None or known[0] is not style:
-        from cardforge.typefaces import styled
+        from cardforge.model.typefaces import styled
 
         faces = {style.font, *(styled(style.font, b, i) for b, i in ((True, False), (False, True), (True, True)))}
         known = store.styles[id(style)] = (style, f"{style!r}\n{sorted(faces)!r}")

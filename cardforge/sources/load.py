@@ -3,15 +3,15 @@
 Loading reads ``cards/<slug>/game.yaml`` and every other ``*.yaml`` card file of the pack
 (except ``errata.yaml``), keeps the source line of every value, and checks the pack's
 structure against cardforge's schema of game packs. It never validates cards against their
-type schemas (stage 2, :mod:`cardforge.validate`) and never draws.
+type schemas (stage 2, :mod:`cardforge.schema.cards`) and never draws.
 """
 from __future__ import annotations
 
 from pathlib import Path
 
-from cardforge.diagnostics import Diagnostic, diag, display_path, has_errors
+from cardforge.util.diagnostics import Diagnostic, diag, display_path, has_errors
 from cardforge.model import Card, CardType, Game, Icon, Source
-from cardforge.paths import GAME_FILE, find_packs, resolve_inside  # noqa: F401  (find_packs: part of this module's API)
+from cardforge.util.paths import GAME_FILE, find_packs, resolve_inside  # noqa: F401  (find_packs: part of this module's API)
 from cardforge.schema import validate_game_file
 from cardforge.sources.yamlfile import read_yaml  # noqa: F401  (part of this module's API)
 
@@ -42,7 +42,7 @@ def load_game(pack: Path) -> tuple[Game | None, list[Diagnostic]]:
         return None, problems
     icons, icon_problems = _icons(data, pack, source)
     problems += icon_problems
-    from cardforge.packfonts import pack_fonts
+    from cardforge.sources.packfonts import pack_fonts
 
     fonts, font_problems = pack_fonts(data, pack, source)
     problems += font_problems
@@ -119,7 +119,7 @@ def _load_card_file(game: Game, path: Path) -> list[Diagnostic]:
                                  file=source.file, line=card_source.line()))
             continue
         if type_id not in game.card_types:
-            from cardforge.suggest import did_you_mean
+            from cardforge.util.suggest import did_you_mean
 
             problems.append(diag("card-type-unknown", f"card {name!r} has type {type_id!r}, which game.yaml does not declare",
                                  file=source.file, line=card_source.line("type"), column=card_source.column("type"),

@@ -23,9 +23,9 @@ import hashlib
 import io
 from pathlib import Path
 
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.model import FACES, PackFont, Source
-from cardforge.paths import InputFileError, read_limited, resolve_inside
+from cardforge.util.paths import InputFileError, read_limited, resolve_inside
 
 MAX_FONT_BYTES = 64 * 1024 * 1024  # a complete CJK TrueType font is 10-20 MB
 _FALLBACK = {"bold": "regular", "italic": "regular", "bold_italic": "bold"}
@@ -36,7 +36,7 @@ _CFF_HINT = ("use the TrueType version (.ttf, glyf outlines), such as the static
 def font_keys(game) -> dict[str, str]:
     """The font names a layout of ``game`` may use (shipped, and the pack's own) and their
     font keys (:mod:`cardforge.render.fonts`)."""
-    from cardforge.typefaces import FONTS
+    from cardforge.model.typefaces import FONTS
 
     return {**{name: name for name in FONTS}, **{name: font.key for name, font in game.fonts.items()}}
 
@@ -44,7 +44,7 @@ def font_keys(game) -> dict[str, str]:
 def pack_fonts(data: dict, pack: Path, source: Source) -> tuple[dict[str, PackFont], list[Diagnostic]]:
     """The fonts declared in game.yaml ``data`` of the pack in folder ``pack``, by name, and
     the diagnostics of the declarations that cannot be used (those fonts are left out)."""
-    from cardforge.typefaces import FAMILIES, FONTS
+    from cardforge.model.typefaces import FAMILIES, FONTS
 
     fonts, problems = {}, []
     rules_font = None

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from xml.etree import ElementTree
 
-from cardforge.paths import InputFileError, read_limited
+from cardforge.util.paths import InputFileError, read_limited
 
 MAX_SVG_BYTES = 2 * 1024 * 1024
 _LINK = re.compile(r"^\s*(#|data:)")
@@ -36,7 +36,7 @@ def inspect_svg(svg: Path) -> tuple[str, str] | None:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        from cardforge.textfile import looks_like, position
+        from cardforge.util.textfile import looks_like, position
 
         line, column = position(raw, exc.start)
         return "icon-file", (f"is not an SVG: not UTF-8 text from line {line}, column {column} (byte 0x{raw[exc.start]:02x}; "

@@ -6,7 +6,7 @@ from itertools import groupby
 from rich.console import Console
 from rich.markup import escape
 
-from cardforge.diagnostics import Diagnostic, Severity, sort_key
+from cardforge.util.diagnostics import Diagnostic, Severity, sort_key
 
 STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold cyan"}
 

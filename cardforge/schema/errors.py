@@ -16,7 +16,7 @@ from typing import Any
 
 from jsonschema.exceptions import ValidationError
 
-from cardforge.suggest import closest
+from cardforge.util.suggest import closest
 
 _UNEXPECTED = re.compile(r"\('([^']+)'(?:, '[^']+')* (?:was|were) unexpected\)")
 _LENGTH_HINT = "(pt|mm|cm|in)"

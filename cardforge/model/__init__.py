@@ -1,7 +1,7 @@
 """The game model: what loading produces and every later stage reads.
 
 Plain dataclasses over the YAML data; nothing here reads files or draws. Each object keeps
-the file and :class:`~cardforge.yamlsource.LineMap` it came from, so any stage can place a
+the file and :class:`~cardforge.util.yamlsource.LineMap` it came from, so any stage can place a
 diagnostic on the exact line.
 """
 from __future__ import annotations
@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cardforge.typefaces import FACES  # noqa: F401  (the faces of a font family, in order)
-from cardforge.yamlsource import LineMap, PathKey
+from cardforge.model.typefaces import FACES  # noqa: F401  (the faces of a font family, in order)
+from cardforge.util.yamlsource import LineMap, PathKey
 
 
 def slugify(text: str) -> str:
@@ -78,12 +78,12 @@ class Icon:
 @dataclass(frozen=True)
 class PackFont:
     """A font family a pack declares under ``fonts:`` in game.yaml (see
-    :mod:`cardforge.packfonts`): its ``name`` (what layouts write as ``font:``), one TrueType
+    :mod:`cardforge.sources.packfonts`): its ``name`` (what layouts write as ``font:``), one TrueType
     file per face of :data:`FACES` (absolute paths; a face not declared uses another's file),
     the SHA-256 ``digest`` of the files, and whether the rules documents print in it.
 
     Creating one (loading, or unpickling in a worker process) registers its faces with
-    :mod:`cardforge.typefaces` under keys that name the content (:attr:`key`), so two
+    :mod:`cardforge.model.typefaces` under keys that name the content (:attr:`key`), so two
     packs may declare fonts of the same name."""
 
     name: str
@@ -92,7 +92,7 @@ class PackFont:
     rules: bool = False
 
     def __post_init__(self):
-        from cardforge.typefaces import declare
+        from cardforge.model.typefaces import declare
 
         declare(self)
 
@@ -135,7 +135,7 @@ class Game:
     # file: its cards are missing), "errata" (errata.yaml), "layouts", "rules" (see cardforge.checks)
     unread: dict[str, str] = field(default_factory=dict)
     fonts: dict[str, PackFont] = field(default_factory=dict)  # game.yaml fonts:, by name
-    misshapen: set[str] = field(default_factory=set)  # ids of the cards that break their schema (cardforge.validate)
+    misshapen: set[str] = field(default_factory=set)  # ids of the cards that break their schema (cardforge.schema.cards)
 
     @property
     def title(self) -> str:

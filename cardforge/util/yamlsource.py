@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 
 PathKey = tuple[Any, ...]
 # libyaml's C parser when PyYAML was built with it (same safe constructor, same marks)
@@ -190,12 +190,12 @@ def load_yaml(path: Path, display: str | None = None) -> tuple[Any, LineMap]:
     repeated keys (keys brought in by a merge key ``<<: *base`` may be overridden),
     ``yaml-too-complex`` past :data:`MAX_DEPTH`, :data:`MAX_NODES` (aliases expanded) or
     :data:`MAX_ALIASES`, ``value-too-large`` for a string past :data:`MAX_STRING`, and
-    ``file-special`` / ``file-too-large`` (see :func:`cardforge.paths.read_limited`).
+    ``file-special`` / ``file-too-large`` (see :func:`cardforge.util.paths.read_limited`).
     Raises ``OSError`` when the file cannot be read. ``display`` is the file name used in
     diagnostics (default: ``str(path)``). A file loaded before (the same bytes under the
     same name) is read from the user cache (:mod:`cardforge.cache.kept`).
     """
-    from cardforge.paths import InputFileError, read_limited
+    from cardforge.util.paths import InputFileError, read_limited
 
     from cardforge.cache import kept
     from cardforge.cache.registry import YAML
@@ -218,7 +218,7 @@ def _load(raw: bytes, name: str) -> tuple[Any, LineMap]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        from cardforge.textfile import undecodable
+        from cardforge.util.textfile import undecodable
 
         raise YamlError([undecodable(raw, exc, "yaml-syntax", name)]) from None
     _measure(text, name)

@@ -22,7 +22,7 @@ import re
 import stat
 from pathlib import Path
 
-from cardforge.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import Diagnostic, diag
 
 MAX_FILE_BYTES = 8 * 1024 * 1024  # a card file, layout, rules source or icon larger than this is refused
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:(//|[^\\/])")

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import typer
 
-from cardforge.diagnostics import diag
+from cardforge.util.diagnostics import diag
 
 # how commands end on purpose (exit codes, usage errors): not internal errors. Typer's
 # click exceptions (its own copy of click, or click itself in older releases) and, when
@@ -89,8 +89,8 @@ def guarded(func):
 
 def guarded_typer():
     """A ``typer.Typer`` class whose every ``@app.command()`` runs :func:`guarded`, started
-    lean (:class:`cardforge.cliparams.LeanTyper`)."""
-    from cardforge.cliparams import LeanTyper
+    lean (:class:`cardforge.cli.params.LeanTyper`)."""
+    from cardforge.cli.params import LeanTyper
 
     class GuardedTyper(LeanTyper):
         def command(self, *args, **kwargs):

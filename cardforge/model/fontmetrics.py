@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from cardforge.typefaces import FONTS, PACK_FILES
+from cardforge.model.typefaces import FONTS, PACK_FILES
 
 
 def width(text: str, face: str, size: float) -> float:
