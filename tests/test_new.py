@@ -128,3 +128,25 @@ def test_the_scaffold_checks_clean_at_every_card_size(tmp_path, size):
     assert run_cli("new", "sized", "--card-size", size, "--players", "1", "--root", str(tmp_path)).exit_code == 0
     check = run_cli("check", "--root", str(tmp_path), "--strict", "--format", "json")
     assert json.loads(check.stdout)["diagnostics"] == [] and check.exit_code == 0
+
+
+@pytest.mark.parametrize("name", ["card", "card-type-card", "cost"])
+def test_an_editor_schema_is_right_whatever_a_shared_definition_is_called(tmp_path, name):
+    assert run_cli("new", "mine", "--root", str(tmp_path)).exit_code == 0
+    game = tmp_path / "cards/mine/game.yaml"
+    game.write_text(game.read_text().replace(
+        "        cost: {type: integer, minimum: 0, description: \"coins to play the card\"}",
+        f"        cost: {{$ref: \"#/$defs/{name}\"}}").replace(
+        "card_types:\n", f"schema_defs:\n  {name}: {{type: integer, minimum: 0, maximum: 9}}\n\ncard_types:\n", 1))
+    checked = run_cli("check", "--root", str(tmp_path), "--format", "json")
+    assert json.loads(checked.stdout)["diagnostics"] == []
+    assert run_cli("schema", "mine", "--root", str(tmp_path)).exit_code == 0
+    schema = json.loads((tmp_path / "schemas/mine/cards.schema.json").read_text())
+    Draft202012Validator.check_schema(schema)
+    assert schema["$defs"][name] == {"type": "integer", "minimum": 0, "maximum": 9}
+    validator = Draft202012Validator(schema)
+    card = {"name": "Mill", "type": "card", "cost": 2, "text": "Gain 1 {coin}."}
+    assert list(validator.iter_errors({"cards": [card]})) == []
+    assert list(validator.iter_errors({"cards": [dict(card, cost=12)]}))  # the shared definition applies
+    assert list(validator.iter_errors({"cards": [dict(card, type="crad")]}))
+    assert list(validator.iter_errors({"cards": [{"type": "card"}]}))  # the card wrapper still applies

@@ -32,14 +32,26 @@ def new(
     title: Annotated[Optional[str], typer.Option(help="The game's title (default: from the slug, my-game -> My Game).")] = None,
     players: Annotated[str, typer.Option(help="Player count, MIN-MAX (2-4) or one number (1 for solitaire).")] = "2-4",
     card_size: Annotated[str, typer.Option("--card-size", help="A size preset (poker, poker-metric, bridge, mini-euro, mini-usa, tarot, square) or WIDTHxHEIGHT in mm (70x120).")] = "poker",
+    sheet: Annotated[Optional[Path], typer.Option("--from", help="Make the pack from this spreadsheet (.csv, .xlsx or .json, a row per card): its card types, fields, counts and a layout, with the sheet kept as the pack's CSV card file.", dir_okay=False)] = None,
+    type_column: Annotated[Optional[str], typer.Option("--type-column", help="With --from: the column holding each card's type (default: a column named type, deck, kind or category, in that order; one card type when there is none).")] = None,
     root: Root = Path("."),
 ) -> None:
     """Start a new game pack: cards/SLUG/ (game.yaml, cards.yaml with two example cards, sheet.md,
     rulebook.md, icons/) and layouts/SLUG.yaml, every file commented for a first reader, plus the
     editor schemas in schemas/SLUG/. It checks clean and builds as it stands: edit it from there.
 
+    With --from SHEET, the pack is made from your spreadsheet instead of example cards: a card type
+    per value of the type column, a field per column (integer, number, a few repeated words as a
+    choice, text; optional where cells are blank), the copies column as quantity, a component per
+    card type with its count, a layout printing the name, the numbers as badges and the text in a
+    box, and a back per card type. The sheet becomes cards/SLUG/SHEET.csv, read with the mapping
+    under `sources:` in game.yaml; blank rows and a row holding one stray value are skipped.
+
     Nothing is written when the pack or its layout exists already."""
     from cardforge.scaffold import NewGame, ScaffoldError, new_pack, parse_card_size, parse_players
+
+    if type_column is not None and sheet is None:
+        raise typer.BadParameter("--type-column names a column of the sheet given with --from", param_hint="--type-column")
 
     try:
         spec = NewGame(slug=slug, title=title or slug.replace("-", " ").title(),
@@ -47,7 +59,14 @@ def new(
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     try:
-        written = new_pack(root.resolve(), spec)
+        if sheet is not None:
+            from cardforge.scaffold.fromsheet import new_from_sheet
+
+            if not sheet.is_file():
+                _fail([diag("source-unreadable", f"{sheet} does not exist", file=str(sheet))])
+            written = new_from_sheet(root.resolve(), spec, sheet, type_column)
+        else:
+            written = new_pack(root.resolve(), spec)
     except ScaffoldError as exc:
         _fail(exc.diagnostics)
     written += _schemas(root.resolve(), [slug])

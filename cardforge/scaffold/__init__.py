@@ -5,7 +5,9 @@ two example cards, sheet.md, rulebook.md, icons/ with a licence note) and
 ``layouts/<slug>.yaml`` from the commented templates in this package's ``pack/`` folder,
 then the pack's editor schemas (``schemas/<slug>/``, see :mod:`cardforge.schema.export`).
 It writes nothing when any file it would write exists or the slug is not a valid folder
-name; the refusal is a diagnostic (``pack-exists``, ``slug-invalid``).
+name; the refusal is a diagnostic (``pack-exists``, ``slug-invalid``). ``new --from SHEET``
+makes the pack from a spreadsheet instead (:mod:`cardforge.scaffold.fromsheet`, with what the
+sheet holds worked out in :mod:`cardforge.scaffold.sheetplan`).
 """
 from __future__ import annotations
 
@@ -97,6 +99,7 @@ def _context(new: NewGame) -> dict[str, str | int]:
         "box_art": _mm(m, art_top, w - 2 * m, art_h),
         "box_text": _mm(m, h - m - text_h, w - 2 * m, text_h),
         "box_back": _mm(m + 2, h / 2 - 12, w - 2 * m - 4, 24),
+        "icon_example": "{coin}",
     }
 
 

@@ -48,13 +48,24 @@ def _hoist(schema: dict[str, Any], defs: dict[str, Any], prefix: str) -> dict[st
     return json.loads(text)
 
 
+def _free(name: str, taken: set[str]) -> str:
+    """``name``, or ``name-2``, ``name-3``... when a definition of that name exists already."""
+    found, n = name, 1
+    while found in taken:
+        n += 1
+        found = f"{name}-{n}"
+    taken.add(found)
+    return found
+
+
 def cards_schema(game: Game) -> dict[str, Any]:
     """The schema of a card file of ``game``: ``{cards: [card, ...]}``, each card checked
     against its type's schema (shared ``schema_defs`` available as ``#/$defs/NAME``)."""
     defs: dict[str, Any] = copy.deepcopy(game.data.get("schema_defs") or {})
+    taken = set(defs)  # the pack's own names keep theirs (its schemas refer to them); ours step aside
     rules = []
     for type_id, card_type in game.card_types.items():
-        key = f"card-type-{type_id}"
+        key = _free(f"card-type-{type_id}", taken)
         defs[key] = _hoist(card_type.schema, defs, f"{key}-")
         rules.append({"if": {"properties": {"type": {"const": type_id}}, "required": ["type"]},
                       "then": {"$ref": f"#/$defs/{key}"}})
@@ -65,12 +76,13 @@ def cards_schema(game: Game) -> dict[str, Any]:
                            "quantity": {"type": "integer", "minimum": 0,
                                         "description": "how many copies to print (default 1)"}},
             "allOf": rules}
+    card_key = _free("card", taken | set(defs))
     return {"$schema": DIALECT, "title": f"{game.title}: card file",
             "type": "object", "required": ["cards"], "additionalProperties": False,
-            "properties": {"cards": {"type": "array", "items": {"$ref": "#/$defs/card"}},
+            "properties": {"cards": {"type": "array", "items": {"$ref": f"#/$defs/{card_key}"}},
                            "imported_from": {"type": "string",
                                              "description": "the spreadsheet `cardforge import` made this file from"}},
-            "$defs": {**defs, "card": card}}
+            "$defs": {**defs, card_key: card}}
 
 
 def pack_schemas(game: Game) -> dict[str, dict[str, Any]]:

@@ -19,7 +19,8 @@ from typing import Any
 from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.model import Game
 from cardforge.sources.mapping import QUANTITY_NAMES, FieldInfo, Mapping, TypeSchema, normal
-from cardforge.sources.tables import Cell, Table
+from cardforge.sources.rowrules import RowRules
+from cardforge.sources.tables import Cell, Table, column_letter
 from cardforge.util.suggest import did_you_mean
 
 _INT = re.compile(r"^[+-]?\d+$")
@@ -118,10 +119,25 @@ class Converter:
             return []  # an empty sheet, or one the mapping skips (`sheets: {Notes: null}`)
         fields = self.header(table)
         default_type = self.table_type(table)
+        rules = RowRules(self.mapping, table, fields, TYPE, self.problems)
+        if rules.broken:
+            return []  # a computed field or skip_when that cannot run: reported once, at the mapping
+        skip_rows = set(self.mapping.skip_rows)
         out = []
         for cells in table.rows:
             row_no = cells[0].row if cells else 0
+            if row_no in skip_rows:
+                continue
+            context = rules.context(cells, row_no)
+            if rules.skipped(context, row_no):
+                continue
+            if self.stray(table, fields, cells, row_no, rules.uses.get("name")):
+                continue
             by_field = {f: c for f, c in zip(fields, cells) if f != SKIP}
+            computed = rules.computed(context, row_no)
+            if computed is None:
+                continue
+            by_field.update({(TYPE if f == "type" else f): c for f, c in computed.items()})
             type_cell = by_field.pop(TYPE, None)
             type_id = default_type
             if type_cell is not None and _blank(type_cell.value) is False:
@@ -141,6 +157,25 @@ class Converter:
             if data is not None:
                 out.append(Row(data, table, row_no, {**by_field, **({"type": type_cell} if type_cell else {})}))
         return out
+
+    def stray(self, table: Table, fields: list[str], cells: list[Cell], row_no: int, name_columns: set[int] | None) -> bool:
+        """A row holding one lone cell that can make no card (a stray value): reported by its cell.
+        ``name_columns``: the columns a computed name reads (None when the name is not computed)."""
+        filled = [c for c in cells if not _blank(c.value)]
+        if len(filled) != 1:
+            return False
+        cell = filled[0]
+        field = fields[cell.column - 1] if cell.column <= len(fields) else SKIP
+        if field == TYPE or (field == "name" and name_columns is None) or cell.column in (name_columns or set()):
+            return False
+        header = table.header[cell.column - 1].value if cell.column <= len(table.header) else None
+        column = f"column {str(header).strip()!r} ({column_letter(cell.column)})" if not _blank(header) \
+            else f"column {column_letter(cell.column)}, which has no header"
+        self.problems.append(diag("source-value", f"row {row_no} holds nothing but {cell.value!r}, in {column}: "
+                                  "it makes no card", **table.where(row_no, cell.column),
+                                  hint=f"a stray value? delete cell {column_letter(cell.column)}{row_no} in the sheet, "
+                                       f"or skip the row with `skip_rows: [{row_no}]` in the mapping"))
+        return True
 
     def card(self, table: Table, type_id: str, cells: dict[str, Cell], row_no: int) -> dict[str, Any] | None:
         schema = self.schemas[type_id]
@@ -165,7 +200,8 @@ class Converter:
             data[name] = value
         if "name" not in data:
             self.problems.append(diag("source-value", "this row has no name", **table.where(row_no),
-                                      hint="every card needs a name: add a `name` column or rename one in the mapping"))
+                                      hint="every card needs a name: add a `name` column, rename one in the mapping "
+                                           "(`columns: {Title: name}`) or compute it (`computed: {name: \"{{ picture | stem }}\"}`)"))
             return None
         data["name"] = str(data["name"])
         ordered = {"name": data.pop("name"), "type": type_id}

@@ -32,7 +32,8 @@ def load_csv_cards(game: Game, path: Path, display: str) -> list[Diagnostic]:
         tables = read_tables(path, display)
     except SourceError as exc:
         return exc.diagnostics
-    mapping = Mapping.from_data((game.data.get("sources") or {}).get(path.name))
+    mapping = Mapping.from_data((game.data.get("sources") or {}).get(path.name),
+                                Source(game.source.file, game.source.lines, ("sources", path.name)))
     converter = Converter(game, mapping)
     lines = CellMap(Path(display))
     for table in tables:

@@ -41,8 +41,16 @@ def mapping_for(game: Game, file_name: str, mapping_file: Path | None) -> tuple[
         from cardforge.sources.schema import mapping_validator
 
         problems = validate(data or {}, mapping_validator(), source, code="source-mapping")
-        return (None, problems) if problems else (Mapping.from_data(data), [])
-    return Mapping.from_data((game.data.get("sources") or {}).get(file_name)), []
+        return (None, problems) if problems else (Mapping.from_data(data, source), [])
+    return game_mapping(game, file_name), []
+
+
+def game_mapping(game: Game, file_name: str) -> Mapping:
+    """The mapping game.yaml declares for the spreadsheet ``file_name`` (an empty one when none)."""
+    from cardforge.model import Source
+
+    return Mapping.from_data((game.data.get("sources") or {}).get(file_name),
+                             Source(game.source.file, game.source.lines, ("sources", file_name)))
 
 
 def convert_file(game: Game, path: Path, mapping: Mapping) -> tuple[list[Row], list[Diagnostic]]:

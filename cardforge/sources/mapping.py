@@ -17,6 +17,12 @@ or given to ``cardforge import --mapping FILE``. Every key is optional::
     convert: {extra: json}   # force a field's conversion: integer, number, boolean, string, json
     skip: [Notes]            # columns not imported
     keep: [flavor]           # fields kept from the current YAML cards on re-import
+    computed: {name: "{{ picture | stem | title }}"}  # fields computed from the row's columns (sandboxed templates)
+    skip_rows: [14, 15]      # rows not read (as the spreadsheet numbers them)
+    skip_when: "not name"    # rows not read when this expression over the row is true
+
+``origin`` is where the mapping was written (a :class:`~cardforge.model.Source` at its
+entry), so a template of ``computed:`` or ``skip_when:`` that fails is reported there.
 """
 from __future__ import annotations
 
@@ -44,17 +50,30 @@ class Mapping:
     convert: dict[str, str] = field(default_factory=dict)
     skip: list[str] = field(default_factory=list)
     keep: list[str] = field(default_factory=list)
+    computed: dict[str, str] = field(default_factory=dict)
+    skip_rows: list[int] = field(default_factory=list)
+    skip_when: str | None = None
+    origin: Any = field(default=None, compare=False)
 
     @classmethod
-    def from_data(cls, data: dict[str, Any] | None) -> "Mapping":
-        """A mapping from its YAML data (already checked against the game schema's ``source_mapping``)."""
+    def from_data(cls, data: dict[str, Any] | None, origin: Any = None) -> "Mapping":
+        """A mapping from its YAML data (already checked against the game schema's ``source_mapping``);
+        ``origin`` is the Source of its entry, for locating its diagnostics."""
         data = dict(data or {})
-        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__ and k != "origin"}, origin=origin)
+
+    def where(self, *keys: Any) -> dict[str, Any]:
+        """Keyword arguments placing a diagnostic on the mapping's key ``keys`` (nothing when unknown)."""
+        if self.origin is None:
+            return {}
+        return {"file": self.origin.file, "line": self.origin.line(*keys), "column": self.origin.column(*keys)}
 
     def to_data(self) -> dict[str, Any]:
         """The mapping as YAML data, without empty keys."""
         out = {}
         for name in self.__dataclass_fields__:
+            if name == "origin":
+                continue
             value = getattr(self, name)
             if value not in (None, {}, []):
                 out[name] = value

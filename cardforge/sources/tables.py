@@ -90,6 +90,11 @@ def read_tables(path: Path, display: str) -> list[Table]:
                             file=display, hint="save the sheet as CSV (UTF-8) or as an Excel workbook (.xlsx)")])
 
 
+def table_from_csv(raw: bytes, display: str) -> Table:
+    """The table of CSV bytes (a CSV file not yet written). Raises :class:`SourceError`."""
+    return _csv(raw, display)
+
+
 def _text(raw: bytes, display: str) -> str:
     try:
         return raw.decode("utf-8-sig")

@@ -2,7 +2,8 @@
 
 One :class:`~jinja2.sandbox.ImmutableSandboxedEnvironment` serves every expression and
 template in a game pack and its layout; game data is exposed read-only. Filters added for
-card text: ``tally`` (an icon count mapping as icon tokens) and ``roman``.
+card text: ``tally`` (an icon count mapping as icon tokens) and ``roman``; for spreadsheet
+columns, ``stem`` (a file name without its folder and extension).
 
 Every evaluation runs on a budget (:mod:`cardforge.templates.budget`): operations, time, and the
 size of what one operation may build (no ``10 ** 10 ** 10``, no ``'a' * 10 ** 9``), so a
@@ -66,6 +67,16 @@ def roman(n: int) -> str:
             out.append(letters)
             n -= value
     return "".join(out)
+
+
+def stem(path: Any) -> str:
+    """``"art/lumber_yard.png"`` -> ``"lumber_yard"``: the file name without folder and extension
+    (``/`` or ``\\`` folders); an undefined or blank value -> ``""``."""
+    if path is None or isinstance(path, Undefined):
+        return ""
+    name = str(path).strip().replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
+    head, dot, _ = name.rpartition(".")
+    return head if dot and head else name
 
 
 class _SourceLoader(BaseLoader):
@@ -137,6 +148,7 @@ def environment(strict: bool = False) -> ImmutableSandboxedEnvironment:
     env.bytecode_cache = _CompiledCode(sandbox_signature(env))
     env.filters["tally"] = tally
     env.filters["roman"] = roman
+    env.filters["stem"] = stem
     env.guard_filters()
     return env
 

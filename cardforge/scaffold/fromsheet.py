@@ -1,0 +1,236 @@
+"""``cardforge new SLUG --from SHEET``: a starter pack made from the designer's spreadsheet.
+
+The sheet (CSV, XLSX or JSON) becomes the pack's CSV card file (a CSV sheet is copied as it
+is; a workbook or JSON file is written as CSV, a workbook's rows keeping their numbers), and
+:mod:`cardforge.scaffold.sheetplan` works out what it holds. Written beside it: game.yaml
+(a card type per value of the type column with a JSON Schema of its columns, a component per
+card type with its count, a back per card type, the sheet's ``sources:`` mapping),
+``layouts/<slug>.yaml`` (the name, the type and enum words under it, the numbers as badges,
+the text in a box; a back per card type with its label), and the scaffold's sheet.md,
+rulebook.md and icons/. The pack checks clean and builds; the designer refines it from there.
+"""
+from __future__ import annotations
+
+import copy
+import csv
+import datetime as dt
+import io
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from cardforge.util.diagnostics import diag, display_path
+from cardforge.scaffold import SLUG, NewGame, ScaffoldError, _context, _render, _size_mm
+from cardforge.scaffold.sheetplan import SheetPlan, field_schema, plan_sheet
+from cardforge.sources.tables import SourceError, Table, read_tables, table_from_csv
+
+SHARED_FILES = ["sheet.md", "rulebook.md"]
+PALETTE = [("#2f4f6f", "#f2e6c9"), ("#6d3b2f", "#f6e7d0"), ("#2f5f3f", "#eef5e1"), ("#4b3a6b", "#ece4f6"),
+           ("#7a5a12", "#fbf1d2"), ("#1f5a66", "#e0f3f4"), ("#6b2f4f", "#f8e3ee"), ("#3f3f3f", "#eeeeee"),
+           ("#5a6b1f", "#f1f5dc")]
+
+
+def _cell_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (dt.datetime, dt.date)):
+        return value.date().isoformat() if isinstance(value, dt.datetime) else value.isoformat()
+    return str(value)
+
+
+def sheet_as_csv(sheet: Path, display: str) -> bytes:
+    """The CSV card file of the sheet: a CSV file's bytes, or a workbook's (JSON file's) rows as CSV.
+    Raises :class:`SourceError`."""
+    if sheet.suffix.lower() == ".csv":
+        read_tables(sheet, display)  # a file it cannot read is reported here
+        return sheet.read_bytes()
+    tables = [t for t in read_tables(sheet, display) if t.header]
+    if not tables:
+        raise SourceError([diag("source-value", f"{display} holds no rows", file=display)])
+    headers = list(dict.fromkeys(_cell_text(c.value).strip() for t in tables for c in t.header if _cell_text(c.value).strip()))
+    by_sheet = len(tables) > 1 and not any(h.lower() in ("type", "kind", "deck", "category") for h in headers)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow((["Type"] if by_sheet else []) + headers)
+    line = 1
+    for table in tables:
+        place = {_cell_text(c.value).strip(): i for i, c in enumerate(table.header)}
+        first = table.header[0].row if len(tables) == 1 else 0
+        for row in table.rows:
+            while len(tables) == 1 and line + first < row[0].row:  # blank rows keep the workbook's row numbers
+                writer.writerow([])
+                line += 1
+            values = [_cell_text(row[place[h]].value) if h in place and place[h] < len(row) else "" for h in headers]
+            writer.writerow(([table.sheet or ""] if by_sheet else []) + values)
+            line += 1
+    return out.getvalue().encode("utf-8")
+
+
+def _dump(data: Any) -> str:
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None, width=110)
+
+
+def game_yaml(new: NewGame, plan: SheetPlan, csv_name: str) -> str:
+    """The pack's game.yaml, commented."""
+    from cardforge.schema.export import modeline
+
+    card_types = {}
+    for i, (type_id, t) in enumerate(plan.types.items()):
+        properties: dict[str, Any] = {"name": {"type": "string"}, "type": {"const": type_id},
+                                      "quantity": {"type": "integer", "minimum": 0}}
+        for column in plan.columns:
+            if not column.role or column.role == "text":
+                properties[column.field] = field_schema(column)
+        card_types[type_id] = {"label": t.label, "back": type_id,
+                               "schema": {"type": "object", "required": t.required, "properties": properties,
+                                          "additionalProperties": False}}
+    parts = [modeline("game", new.slug),
+             "#",
+             f"# {new.title}: made by `cardforge new {new.slug} --from {csv_name}` from the spreadsheet, which stays",
+             f"# the source of truth: edit {csv_name} (a CSV card file, read with the mapping under `sources:`",
+             f"# at the end), then `cardforge check {new.slug}` and `cardforge build {new.slug}`. Every key:",
+             "# docs/game-yaml.md.", "",
+             _dump({"game": {"title": new.title, "tagline": "A game made with cardforge", "designer": "Your name",
+                             "players": {"min": new.players[0], "max": new.players[1]}}}),
+             "# A component per card type, counted from the sheet (its copies column); `cardforge check`",
+             "# compares each count with the cards (`count-mismatch`).",
+             _dump({"components": [{"id": type_id, "name": f"{t.label} cards", "count": t.count, "card_types": [type_id]}
+                                   for type_id, t in plan.types.items()]}),
+             "# Icons: declare them under `icons:` (`wood: {label: Wood, text: W}` needs no SVG; `svg:` names a",
+             "# file of the pack), write `{wood}` in card text, or turn the sheet's words into icons with the",
+             "# mapping's `icons: {Wood: wood}`.",
+             "icons: {}\n",
+             "# Card types: one per value of the sheet's type column, each field a column, its JSON type",
+             "# read from the values (a field is required when every card of the type fills it).",
+             _dump({"card_types": card_types}),
+             "# Card backs, one per card type: the layout prints the title and the label.",
+             _dump({"backs": {type_id: {"title": new.title, "label": t.label, "color": PALETTE[i % len(PALETTE)][0],
+                                        "accent": PALETTE[i % len(PALETTE)][1]}
+                              for i, (type_id, t) in enumerate(plan.types.items())}}),
+             "# Rules text comes from the data: sheet.md and rulebook.md print these lists.",
+             _dump({"setup": ["Shuffle each deck.", "Each player draws a hand of cards."],
+                    "turn": [{"name": "Draw", "summary": "Draw a card."},
+                             {"name": "Play", "summary": "Play a card and do what it says."}],
+                    "end": ["The game ends when a deck runs out."]}),
+             f"# How the columns of {csv_name} become card fields (docs/game-yaml.md, `sources:`).",
+             _dump({"sources": {csv_name: plan.mapping}})]
+    out = []
+    for part in parts:
+        out.append(part.rstrip("\n") + ("\n" if part[:1].isalpha() else ""))
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _mm(*values: float) -> list[str]:
+    return [f"{round(v, 1):g}mm" for v in values]
+
+
+def _words(plan: SheetPlan, label: str) -> str:
+    """The line under the name: the card type's label, then the card's enum words."""
+    if not plan.words:
+        return label
+    literal = '"' + label.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    fields = ", ".join("card." + c.field for c in plan.words[:3])
+    return f"{{{{ ([{literal}] + [{fields}] | select('defined') | list) | join(' · ') }}}}"
+
+
+def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
+    """The pack's layout file: the first card type's face, the others extending it, a back each."""
+    from cardforge.schema.export import modeline
+
+    w, h = _size_mm(new.card_size)
+    m = 4.0
+    size = new.card_size if isinstance(new.card_size, str) else _mm(w, h)
+    elements: dict[str, Any] = {
+        "title": {"kind": "text", "box": _mm(m, m, w - 2 * m, 9), "field": "name", "font": "serif-bold",
+                  "size": "11pt", "min_size": "7pt", "align": "left", "valign": "middle", "color": "#2f4f6f"}}
+    first = next(iter(plan.types))
+    elements["words"] = {"kind": "text", "box": _mm(m, m + 9, w - 2 * m, 5), "template": _words(plan, plan.types[first].label),
+                         "font": "sans-italic", "size": "7pt", "min_size": "6pt", "align": "left", "valign": "middle",
+                         "color": "#555555"}
+    text_h = h * 0.33 if plan.text is not None else 0
+    badges = plan.numbers[:4]
+    badge_h = 12.0 if badges else 0
+    art_top = m + 15
+    art_h = h - art_top - m - text_h - badge_h - 2
+    elements["art"] = {"kind": "rect", "box": _mm(m, art_top, w - 2 * m, art_h), "fill": "#e8dcc0", "radius": "2mm"}
+    if badges:
+        gap = 2.0
+        bw = min(14.0, (w - 2 * m - gap * (len(badges) - 1)) / len(badges))
+        y = art_top + art_h + 1
+        for i, column in enumerate(badges):
+            x = m + i * (bw + gap)
+            when = f"card.{column.field} is defined"
+            elements[f"badge_{column.field}"] = {
+                "kind": "text", "box": _mm(x, y, bw, 7), "template": f"{{{{ card.{column.field} }}}}", "when": when,
+                "font": "sans-bold", "size": "11pt", "min_size": "7pt", "align": "center", "valign": "middle",
+                "color": "#ffffff", "fill": "#2f4f6f", "radius": "2mm"}
+            elements[f"caption_{column.field}"] = {
+                "kind": "text", "box": _mm(x, y + 7.2, bw, 3.6), "template": column.header, "when": when,
+                "font": "sans", "size": "6pt", "min_size": "6pt", "align": "center", "valign": "top", "color": "#555555"}
+    if plan.text is not None:
+        elements["text"] = {"kind": "text", "box": _mm(m, h - m - text_h, w - 2 * m, text_h), "field": plan.text.field,
+                            "when": f"card.{plan.text.field} is defined", "size": "9pt", "min_size": "6pt",
+                            "align": "center", "valign": "middle", "fill": "#ffffff", "stroke": "#2f4f6f",
+                            "radius": "2mm", "padding": "1.5mm"}
+    layouts: dict[str, Any] = {first: {"size": size, "background": "#fdf8ee",
+                                       "border": {"width": "1.5pt", "color": "#2f4f6f", "radius": "3mm"},
+                                       "elements": elements}}
+    for type_id in list(plan.types)[1:]:
+        layouts[type_id] = {"extends": first, "elements": {"words": {"template": _words(plan, plan.types[type_id].label)}}}
+    back = {"background": "{{ back.color }}", "border": {"width": "3mm", "color": "{{ back.accent }}", "radius": "3mm"},
+            "elements": {"title": {"kind": "text", "box": _mm(m + 2, h / 2 - 14, w - 2 * m - 4, 16),
+                                   "template": "{{ back.title }}", "font": "serif-bold", "size": "16pt", "min_size": "8pt",
+                                   "color": "{{ back.accent }}", "valign": "middle"},
+                         "label": {"kind": "text", "box": _mm(m + 2, h / 2 + 3, w - 2 * m - 4, 10),
+                                   "template": "{{ back.label }}", "font": "sans-bold", "size": "12pt", "min_size": "7pt",
+                                   "color": "{{ back.accent }}", "valign": "middle"}}}
+    unprinted = [c.header for c in plan.columns if not c.role and c not in plan.numbers[:4] and c not in plan.words[:3]]
+    head = [modeline("layout", new.slug, "layout"), "#",
+            f"# Card faces of {new.title}, a start made from the sheet: the name, the type and the sheet's",
+            "# words under it, the numbers as badges, the text in a box. Every element kind and key:",
+            "# docs/layout.md. A box is [x, y, width, height] from the card's top-left trim corner."]
+    if unprinted:
+        head.append(f"# Not printed yet: {', '.join(unprinted)}.")
+    for i, line in enumerate(_dump({"layouts": layouts}).splitlines()):
+        head.append(line) if i else head.extend(["", line])
+    head += ["", "# A back per card type (game.yaml `backs:`), its title and label."]
+    head.append(_dump({"backs": {type_id: copy.deepcopy(back) for type_id in plan.types}}).rstrip("\n"))
+    return "\n".join(head) + "\n"
+
+
+def new_from_sheet(root: Path, new: NewGame, sheet: Path, type_column: str | None = None) -> list[Path]:
+    """Write a pack for the spreadsheet ``sheet`` under project folder ``root``; returns the files written.
+    Raises :class:`ScaffoldError` before writing anything when it cannot."""
+    if not SLUG.match(new.slug):
+        raise ScaffoldError([diag("slug-invalid", f"{new.slug!r} is not a valid game pack name",
+                                  hint="use lowercase letters, digits and hyphens, for example `my-game`")])
+    display = display_path(sheet)
+    try:
+        raw = sheet_as_csv(sheet, display)
+        csv_name = f"{sheet.stem}.csv"
+        table: Table = table_from_csv(raw, display)
+    except SourceError as exc:
+        raise ScaffoldError(exc.diagnostics) from None
+    plan, problems = plan_sheet(table, type_column)
+    if plan is None:
+        raise ScaffoldError(problems)
+    pack = root / "cards" / new.slug
+    targets = [pack / "game.yaml", pack / csv_name, *(pack / f for f in SHARED_FILES), root / "layouts" / f"{new.slug}.yaml"]
+    clashes = [p for p in [pack, *targets] if p.exists()]
+    if clashes:
+        raise ScaffoldError([diag("pack-exists", f"{display_path(clashes[0])} already exists; nothing was written",
+                                  file=display_path(clashes[0]), hint="choose another name, or remove the old pack first")])
+    ctx = {**_context(new), "icon_example": "the ones you declare under `icons:` in game.yaml"}
+    for target in targets:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    (pack / "game.yaml").write_text(game_yaml(new, plan, csv_name), encoding="utf-8")
+    (pack / csv_name).write_bytes(raw)
+    for name in SHARED_FILES:
+        (pack / name).write_text(_render(f"pack/{name}", ctx), encoding="utf-8")
+    targets[-1].write_text(layout_yaml(new, plan), encoding="utf-8")
+    return targets
