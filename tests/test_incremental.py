@@ -131,7 +131,7 @@ def test_a_change_to_any_file_of_cardforge_changes_its_version(tmp_path):
     font.write_bytes(bytes(data))
     second = fingerprint(package)
     assert second != first
-    (package / "units.py").write_text((package / "units.py").read_text() + "\n# changed\n")
+    (package / "util" / "units.py").write_text((package / "util" / "units.py").read_text() + "\n# changed\n")
     assert fingerprint(package) not in (first, second)
 
 
