@@ -142,6 +142,66 @@ class BuildOptions:
     shop: str | None = None  # a key of cardforge.export.shops.SHOPS
     color: str = "rgb"  # "cmyk": deck.pdf and shop PDFs in CMYK, PDF/X-1a:2003
     tts_url_base: str | None = None  # where Tabletop Simulator images will be uploaded
+    draft: bool = False  # missing art is a warning and prints as a labelled placeholder
+
+
+# what a pack may set under ``build:`` in game.yaml (docs/game-yaml.md), each used unless the
+# command line gives it: how the deck prints, not which outputs are written
+PACK_SETTINGS = ("paper", "orientation", "flip", "gutter", "fit", "ink_saver", "cut_guides", "dpi", "color", "draft")
+
+
+@dataclass(frozen=True)
+class BuildSettings:
+    """The build options given on the command line (``given``: name -> value, the
+    command's words: ``paper="a4"``, ``gutter`` in mm, ``duplex_shift="0.5,-0.2"``,
+    ``export=("tts",)``...); every other option comes from the pack's ``build:`` in
+    game.yaml (:data:`PACK_SETTINGS`), else its default. :meth:`resolve` makes the
+    :class:`BuildOptions` of one pack; ``build``, ``watch`` and ``serve`` resolve alike."""
+
+    given: tuple[tuple[str, object], ...] = ()
+
+    @classmethod
+    def of(cls, **given: object) -> BuildSettings:
+        """Settings from the options given (None: not given)."""
+        return cls(tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in given.items()
+                                if v is not None and v is not False)))
+
+    def resolve(self, pack: dict | None = None) -> BuildOptions:
+        """The options of a pack whose game.yaml says ``build: pack`` (None: no such key).
+        Raises ``ValueError`` for a value the command line could not have given (the game
+        schema reports a pack's own bad values first)."""
+        values: dict[str, object] = {k: v for k, v in (pack or {}).items() if k in PACK_SETTINGS}
+        values.update(self.given)
+        return options_from(**values)
+
+
+def drafted(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` as a draft build reports them: missing art (``image-missing``) is a
+    warning, its placeholder printed in its place; everything else unchanged."""
+    from dataclasses import replace
+
+    from cardforge.util.diagnostics import Severity
+
+    return [replace(d, severity=Severity.WARNING, message=d.message + " (draft: a placeholder prints in its place)")
+            if d.code == "image-missing" and d.severity is Severity.ERROR else d for d in diagnostics]
+
+
+def options_from(paper: str = "letter", orientation: str = "auto", flip: str = "long", gutter: float | None = None,
+                 fit: str = "cards", duplex_shift: str | tuple | None = None, ink_saver: bool = False,
+                 cut_guides: bool = False, export: tuple[str, ...] = (), dpi: int = 300, shop: str | None = None,
+                 color: str = "rgb", tts_url_base: str | None = None, draft: bool = False) -> BuildOptions:
+    """:class:`BuildOptions` from plain values as the command line and game.yaml write them:
+    ``gutter`` in mm, ``duplex_shift`` as ``"DX,DY"`` in mm (or a pair)."""
+    from cardforge.util.units import MM
+
+    if isinstance(duplex_shift, str):
+        dx, dy = (float(v) for v in duplex_shift.split(","))
+    else:
+        dx, dy = duplex_shift or (0.0, 0.0)
+    deck = DeckOptions(paper=paper, orientation=orientation, flip=flip, gutter=None if gutter is None else gutter * MM,
+                       fit=fit, shift=(dx * MM, dy * MM), ink_saver=ink_saver, cut_guides=cut_guides)
+    return BuildOptions(deck=deck, exports=frozenset(export), dpi=dpi, shop=shop, color=color,
+                        tts_url_base=tts_url_base, draft=draft)
 
 
 Writer = Callable[[Compiled, Path, BuildOptions, Callable[[int], None] | None], object]

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardforge.build import (BuildOptions, BuildResult, Compiled, Project, RenderError, artefacts, compile_game,
-                             render_artefact)
+from cardforge.build import (BuildOptions, BuildResult, BuildSettings, Compiled, Project, RenderError, artefacts,
+                             compile_game, drafted, render_artefact)
 from cardforge.cache import Entry, Store, artefact_key, load_digests, pack_inputs, same_content, save_digests
 from cardforge.cache.registry import DECK_PAGES, DIGESTS, RULES_MEMO
 from cardforge import workers
@@ -39,12 +39,16 @@ _COST = {"deck.pdf": 0, "reference.pdf": 1, "print-shop": 0, "tts": 0}  # slow o
 _RECENT: dict[str, tuple[str, Compiled]] = {}  # slug -> (inputs key, the game last compiled from them)
 
 
-def build_games(project: Project, packs: list[Path], options: BuildOptions = BuildOptions(), *,
+def build_games(project: Project, packs: list[Path], options: BuildOptions | BuildSettings = BuildOptions(), *,
                 force: bool = False, jobs: int = 1, use_cache: bool = True,
                 progress: Progress | None = None, only: tuple[str, ...] | None = None,
                 deck_jobs: int | None = None) -> list[BuildResult]:
     """Build the game packs ``packs`` (folders of ``cards/``, see :meth:`Project.packs`) into
     ``project.output``; returns one :class:`BuildResult` per pack, in the order given.
+
+    ``options``: the same :class:`BuildOptions` for every pack, or the
+    :class:`BuildSettings` given on the command line, which each pack completes with its
+    own ``build:`` defaults in game.yaml (what ``build``, ``watch`` and ``serve`` pass).
 
     ``jobs``: processes to use (1: everything in this process; more forks a pool, so call
     it from a process without threads holding locks). ``use_cache``: False renders and
@@ -78,7 +82,7 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions = Bui
                 running[pool.submit(_compile, game.pack, project)] = (game, _CHECKS)
                 return
             for name in sorted(game.missing, key=lambda n: _COST.get(n, 2)):
-                running[pool.submit(_render, game.compiled, name, game.staging, options, game.caches(),
+                running[pool.submit(_render, game.compiled, name, game.staging, game.options, game.caches(),
                                     deck_jobs or jobs)] = (game, name)
 
         for game in games:
@@ -142,7 +146,8 @@ def check_games(project: Project, packs: list[Path], *, use_cache: bool = True) 
         if key:
             loaded = compiled.game is not None and compiled.layouts is not None
             store.put(pack.name, _CHECKS, key, None,
-                      (list(compiled.diagnostics), loaded, compiled.game.total() if compiled.game else 0))
+                      (list(compiled.diagnostics), loaded, compiled.game.total() if compiled.game else 0,
+                       compiled.game.data.get("build") if compiled.game else None))
     if store:
         save_digests(DIGESTS.folder(project.output))
     return problems
@@ -154,7 +159,7 @@ class _Game:
 
     pack: Path
     project: Project
-    options: BuildOptions
+    options: BuildOptions | BuildSettings  # BuildOptions once the pack's own build: settings are known
     store: Store | None
     only: tuple[str, ...] | None = None
     slug: str = ""
@@ -172,7 +177,17 @@ class _Game:
 
     def __post_init__(self):
         self.slug = self.pack.name
+        self.settings = self.options if isinstance(self.options, BuildSettings) else None
+        if self.settings is not None:
+            self.options = self.settings.resolve()  # which outputs: the command line's, whatever the pack sets
         self.names = [name for name, _ in artefacts(self.options) if self.only is None or name in self.only]
+
+    def settled(self, pack_settings: dict | None, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+        """Complete the options with the pack's ``build:`` settings; returns ``diagnostics``
+        as this build reports them (in a draft, missing art is a warning)."""
+        if self.settings is not None:
+            self.options = self.settings.resolve(pack_settings if isinstance(pack_settings, dict) else None)
+        return drafted(diagnostics) if self.options.draft else diagnostics
 
     def plan(self, force: bool, progress: Progress | None) -> bool:
         """Look the game up in the cache; True when it needs compiling (or rendering)."""
@@ -183,12 +198,14 @@ class _Game:
         except OSError:  # unreadable input: the loader reports it
             self.store = None
             return True
-        self.keys = {name: artefact_key(inputs, name, self.options, self.project.output) for name in self.names}
+        given = self.settings if self.settings is not None else self.options  # game.yaml is among the inputs
+        self.keys = {name: artefact_key(inputs, name, given, self.project.output) for name in self.names}
         self.keys[_CHECKS] = checks_key(inputs, self.project)
         checked = self.store.get(self.slug, _CHECKS, self.keys[_CHECKS])
         if checked is not None:
             self.store.touch(self.slug, _CHECKS, self.keys[_CHECKS])
-            self.diagnostics, loaded, self.total = checked.notes
+            diagnostics, loaded, self.total, pack_settings = checked.notes
+            self.diagnostics = self.settled(pack_settings, diagnostics)
             if not loaded or (has_errors(self.diagnostics) and not force):  # not built: no output needed
                 self.result = BuildResult(self.slug, [], self.diagnostics, loaded=loaded)
                 return False
@@ -206,11 +223,13 @@ class _Game:
         self.compiled = compiled
         if self.keys:
             _RECENT[self.slug] = (self.keys[_CHECKS], compiled)
-        self.diagnostics = list(compiled.diagnostics)
         loaded = compiled.game is not None and compiled.layouts is not None
         self.total = compiled.game.total() if compiled.game else 0
+        pack_settings = compiled.game.data.get("build") if compiled.game else None
         if self.store is not None:
-            self.store.put(self.slug, _CHECKS, self.keys[_CHECKS], None, (self.diagnostics, loaded, self.total))
+            self.store.put(self.slug, _CHECKS, self.keys[_CHECKS], None,
+                           (list(compiled.diagnostics), loaded, self.total, pack_settings))
+        self.diagnostics = self.settled(pack_settings, list(compiled.diagnostics))
         if not loaded or (has_errors(self.diagnostics) and not force):
             self.result = BuildResult(self.slug, [], self.diagnostics, loaded=loaded)
             return False

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from cardforge.build import BuildOptions, BuildResult, Project, artefacts
+from cardforge.build import BuildOptions, BuildResult, Project, artefacts, BuildSettings
 from cardforge.util.diagnostics import Severity, display_path
 from cardforge.incremental import build_games
 from cardforge.util.report import print_diagnostics, summary
@@ -56,7 +56,7 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
                                   f"({time.perf_counter() - started:.2f} s)", highlight=False)
         results = build_games(project, packs, options, jobs=jobs) if packs else []
         if first:
-            names = [name for name, _ in artefacts(options)]
+            names = [name for name, _ in artefacts(options.resolve() if isinstance(options, BuildSettings) else options)]
             results = [_merged(a, b, names) for a, b in zip(first, results)]
         seconds = time.perf_counter() - started
         _report(console, results, problems, seconds)

@@ -8,7 +8,8 @@ import threading
 
 import pytest
 
-from cardforge.cli.options import NAMES, build_options
+from cardforge.build import BuildSettings
+from cardforge.cli.options import NAMES
 from conftest import FIXTURES, run_cli
 
 FLAGS = ["--paper", "a4", "--flip", "short", "--gutter", "4", "--fit", "marks", "--duplex-shift", "0.5,-0.25",
@@ -41,11 +42,13 @@ def test_the_same_flags_give_the_same_options_to_build_watch_and_serve(tmp_path,
         assert result.exit_code == 0, (command, result.stdout, result.stderr)
     assert captured["build"] == captured["watch"] == captured["serve"]
     if flags:
-        deck = captured["build"].deck
+        options = captured["build"].resolve({"paper": "letter", "fit": "cards", "ink_saver": True})
+        deck = options.deck
         assert (deck.paper, deck.flip, deck.fit, deck.cut_guides) == ("a4", "short", "marks", True)
-        assert captured["build"].exports == frozenset({"tts"}) and captured["build"].dpi == 150
+        assert deck.ink_saver  # not given: the pack's
+        assert options.exports == frozenset({"tts"}) and options.dpi == 150
     else:
-        assert captured["build"] == build_options()
+        assert captured["build"] == BuildSettings()  # nothing given: every pack decides
 
 
 def test_every_build_option_is_an_option_of_each_command():

@@ -3,10 +3,11 @@
 ``build``, ``watch`` and ``serve`` write the same outputs into ``output/<game>/``, so they
 take the same options with the same defaults: :func:`with_build_options` adds every
 parameter of :data:`PARAMETERS` (``--paper``, ``--orientation``, ``--flip``, ``--gutter``,
-``--fit``, ``--duplex-shift``, ``--ink-saver``, ``--cut-guides``, ``--export``, ``--dpi``,
-``--shop``, ``--color``, ``--tts-url-base``) to a command and hands it one
-:class:`~cardforge.build.BuildOptions` made by :func:`build_options`. A new option is one
-parameter here and one field there; every command that writes outputs gets it.
+``--fit``, ``--duplex-shift``, ``--ink-saver``, ``--cut-guides``, ``--draft``, ``--export``,
+``--dpi``, ``--shop``, ``--color``, ``--tts-url-base``) to a command and hands it the
+:class:`~cardforge.build.BuildSettings` given; an option not given comes from the pack's
+``build:`` in game.yaml (:data:`cardforge.build.PACK_SETTINGS`), else its default. A new
+option is one parameter here and one field of :class:`~cardforge.build.BuildOptions`.
 """
 from __future__ import annotations
 
@@ -62,19 +63,22 @@ def _parameter(name: str, annotation, default) -> inspect.Parameter:
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
 
 
+PACK = " Default: the pack's `build: {{{key}: ...}}` in game.yaml, else {default}."  # see cardforge.build.PACK_SETTINGS
+
 PARAMETERS: tuple[inspect.Parameter, ...] = (
-    _parameter("paper", Annotated[Paper, typer.Option(help="Paper size the sheets are imposed on.")], Paper.letter),
-    _parameter("orientation", Annotated[Orientation, typer.Option(help="Sheet orientation; auto picks the one holding more cards.")], Orientation.auto),
-    _parameter("flip", Annotated[Flip, typer.Option(help="Duplex edge your printer turns the sheet on: backs are mirrored to match.")], Flip.long),
-    _parameter("gutter", Annotated[Optional[float], typer.Option(help="Gap between cards in mm (0: butted; bleed shows in up to half of it). Default: chosen per sheet, as wide as the paper allows up to twice the bleed.", min=0, max=20, show_default=False)], None),
-    _parameter("fit", Annotated[Fit, typer.Option(help="cards: the most cards a sheet (3 x 3 poker on Letter and A4); marks: full bleed between cards and crop marks clear of it, fewer cards where the paper is tight.")], Fit.cards),
+    _parameter("paper", Annotated[Optional[Paper], typer.Option(help="Paper size the sheets are imposed on." + PACK.format(key="paper", default="letter"), show_default=False)], None),
+    _parameter("orientation", Annotated[Optional[Orientation], typer.Option(help="Sheet orientation; auto picks the one holding more cards." + PACK.format(key="orientation", default="auto"), show_default=False)], None),
+    _parameter("flip", Annotated[Optional[Flip], typer.Option(help="Duplex edge your printer turns the sheet on: backs are mirrored to match." + PACK.format(key="flip", default="long"), show_default=False)], None),
+    _parameter("gutter", Annotated[Optional[float], typer.Option(help="Gap between cards in mm (0: butted; bleed shows in up to half of it)." + PACK.format(key="gutter", default="chosen per sheet, as wide as the paper allows up to twice the bleed"), min=0, max=20, show_default=False)], None),
+    _parameter("fit", Annotated[Optional[Fit], typer.Option(help="cards: the most cards a sheet (3 x 3 poker on Letter and A4); marks: full bleed between cards and crop marks clear of it, fewer cards where the paper is tight." + PACK.format(key="fit", default="cards"), show_default=False)], None),
     _parameter("duplex_shift", Annotated[Optional[str], typer.Option("--duplex-shift", help="DX,DY in mm: move every back to correct your printer's offset (measure it with `cardforge registration`).")], None),
-    _parameter("ink_saver", Annotated[bool, typer.Option("--ink-saver", help="No full-bleed backgrounds; frames as thin lines.")], False),
-    _parameter("cut_guides", Annotated[bool, typer.Option("--cut-guides", help="Thin rounded-corner cut lines on every card.")], False),
+    _parameter("ink_saver", Annotated[bool, typer.Option("--ink-saver", help="No full-bleed backgrounds; frames as thin lines (also `build: {ink_saver: true}` in game.yaml).")], False),
+    _parameter("cut_guides", Annotated[bool, typer.Option("--cut-guides", help="Thin rounded-corner cut lines on every card (also `build: {cut_guides: true}`).")], False),
+    _parameter("draft", Annotated[bool, typer.Option("--draft", help="Draft: art that is missing is a warning and prints as a labelled placeholder, so the rest of the deck can be tried (also `build: {draft: true}`); a build without it still refuses.")], False),
     _parameter("export", Annotated[Optional[list[Export]], typer.Option("--export", help="Also write print-shop PNGs (one per face, with bleed), Tabletop Simulator objects, and/or one-sided deck-fronts.pdf + deck-backs.pdf for printers without duplex. Repeatable.")], None),
-    _parameter("dpi", Annotated[int, typer.Option(help="Resolution of print-shop PNGs: 300 or 600.", min=72, max=1200)], 300),
+    _parameter("dpi", Annotated[Optional[int], typer.Option(help="Resolution of print-shop PNGs: 300 or 600." + PACK.format(key="dpi", default="300"), min=72, max=1200, show_default=False)], None),
     _parameter("shop", Annotated[Optional[ShopName], typer.Option("--shop", help="Also write the cards as this print shop takes them, into output/<game>/shop-<name>/: the-game-crafter (PNG, 825 x 1125 px poker), makeplayingcards and printerstudio (PNG, 822 x 1122 px poker), drivethrucards (one CMYK PDF/X-1a:2003 per deck, back before front, total ink 240 %). Sources in the README.", show_default=False)], None),
-    _parameter("color", Annotated[Color, typer.Option("--color", help="cmyk: deck.pdf (and shop PDFs) converted to DeviceCMYK through the shipped ICC profile, total ink capped, PDF/X-1a:2003 output intent; pages become 300 dpi images.")], Color.rgb),
+    _parameter("color", Annotated[Optional[Color], typer.Option("--color", help="cmyk: deck.pdf (and shop PDFs) converted to DeviceCMYK through the shipped ICC profile, total ink capped, PDF/X-1a:2003 output intent; pages become 300 dpi images." + PACK.format(key="color", default="rgb"), show_default=False)], None),
     _parameter("tts_url_base", Annotated[Optional[str], typer.Option("--tts-url-base", help="Address (URL) where you will upload the Tabletop Simulator images; the saved objects point there. Default: file names relative to the saved object.", show_default=False)], None),
 )
 NAMES = tuple(p.name for p in PARAMETERS)
@@ -94,27 +98,22 @@ def parse_shift(value: str | None) -> tuple[float, float]:
     return dx * MM, dy * MM
 
 
-def build_options(paper: Paper = Paper.letter, orientation: Orientation = Orientation.auto, flip: Flip = Flip.long,
-                  gutter: float | None = None, fit: Fit = Fit.cards, duplex_shift: str | None = None,
-                  ink_saver: bool = False, cut_guides: bool = False, export: list[Export] | None = None,
-                  dpi: int = 300, shop: ShopName | None = None, color: Color = Color.rgb,
-                  tts_url_base: str | None = None):
-    """The :class:`~cardforge.build.BuildOptions` of the command-line values (``gutter`` in
-    mm; see :data:`PARAMETERS` for each). Raises ``typer.BadParameter`` for a bad shift."""
-    from cardforge.build import BuildOptions
-    from cardforge.render.deck import DeckOptions
+def build_settings(**values):
+    """The :class:`~cardforge.build.BuildSettings` of the command-line values: only the
+    options given (an enum as its word). Raises ``typer.BadParameter`` for a bad shift."""
+    from cardforge.build import BuildSettings
 
-    deck = DeckOptions(paper=paper.value, orientation=orientation.value, flip=flip.value,
-                       gutter=None if gutter is None else gutter * MM, fit=fit.value,
-                       shift=parse_shift(duplex_shift), ink_saver=ink_saver, cut_guides=cut_guides)
-    return BuildOptions(deck=deck, exports=frozenset(e.value for e in export or []), dpi=dpi,
-                        shop=shop.value if shop else None, color=color.value, tts_url_base=tts_url_base)
+    parse_shift(values.get("duplex_shift"))  # refused here, with the option named
+    plain = {k: (v.value if isinstance(v, enum.Enum) else [e.value for e in v] if isinstance(v, list) else v)
+             for k, v in values.items()}
+    return BuildSettings.of(**plain)
 
 
 def with_build_options(command):
     """Give ``command`` every build option: its signature gains :data:`PARAMETERS` (after
-    its game argument, ``games`` or ``game``) and, called, it receives ``options`` (a
-    BuildOptions) instead of them. ``command`` must take a keyword ``options``."""
+    its game argument, ``games`` or ``game``) and, called, it receives ``options`` (the
+    :class:`~cardforge.build.BuildSettings` given, which each pack resolves with its own
+    ``build:`` defaults) instead of them. ``command`` must take a keyword ``options``."""
     own = inspect.signature(command, eval_str=True)
     params = [p for p in own.parameters.values() if p.name != "options"]
     at = next((i + 1 for i, p in enumerate(params) if p.name in ("games", "game")), 0)
@@ -124,7 +123,7 @@ def with_build_options(command):
     @functools.wraps(command)
     def wrapper(**kwargs):
         values = {name: kwargs.pop(name) for name in NAMES if name in kwargs}
-        return command(**kwargs, options=build_options(**values))
+        return command(**kwargs, options=build_settings(**values))
 
     wrapper.__signature__ = own.replace(parameters=params)
     wrapper.__annotations__ = {p.name: p.annotation for p in params} | {"return": own.return_annotation}
