@@ -23,7 +23,7 @@ from pathlib import Path
 from cardforge.build import (BuildOptions, BuildResult, BuildSettings, Compiled, Project, RenderError, artefacts,
                              compile_game, drafted, render_artefact)
 from cardforge.cache import Entry, Store, artefact_key, load_digests, pack_inputs, same_content, save_digests
-from cardforge.cache.registry import DECK_PAGES, DIGESTS, RULES_MEMO
+from cardforge.cache.registry import ARTEFACTS, DECK_PAGES, DIGESTS, RULES_MEMO
 from cardforge import workers
 from cardforge.util.diagnostics import Diagnostic, has_errors
 from cardforge.staging import (OutputError, build_lock, discard, forced, leftovers, place, placing_failed, prepare,
@@ -62,8 +62,8 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
     again. ``deck_jobs``: processes a deck's sheets may be drawn by (default ``jobs``).
     Never raises for bad input: every problem is a diagnostic in the results.
     """
-    store = Store(project.output) if use_cache else None
-    if store:
+    store = Store(project.output) if use_cache and ARTEFACTS.enabled else None
+    if store and DIGESTS.enabled:
         load_digests(DIGESTS.folder(project.output))
     games = [_Game(pack, project, options, store, only=only) for pack in packs]
     totals = {game.slug: game for game in games}
@@ -106,7 +106,7 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
                         progress(game.slug, game.total, game.total)
         pool.drain()
         results = [game.finish() for game in games]  # still holding the games' locks
-    if store:
+    if store and DIGESTS.enabled:
         save_digests(DIGESTS.folder(project.output))
     return results
 
@@ -125,8 +125,8 @@ def check_games(project: Project, packs: list[Path], *, use_cache: bool = True) 
     check (the same cache entry); any other game is compiled and its diagnostics stored.
     ``use_cache``: False compiles every game and neither reads nor writes the cache.
     """
-    store = Store(project.output) if use_cache else None
-    if store:
+    store = Store(project.output) if use_cache and ARTEFACTS.enabled else None
+    if store and DIGESTS.enabled:
         load_digests(DIGESTS.folder(project.output))
     problems: list[Diagnostic] = []
     for pack in packs:
@@ -148,7 +148,7 @@ def check_games(project: Project, packs: list[Path], *, use_cache: bool = True) 
             store.put(pack.name, _CHECKS, key, None,
                       (list(compiled.diagnostics), loaded, compiled.game.total() if compiled.game else 0,
                        compiled.game.data.get("build") if compiled.game else None))
-    if store:
+    if store and DIGESTS.enabled:
         save_digests(DIGESTS.folder(project.output))
     return problems
 
@@ -335,14 +335,14 @@ def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
     queue = workers.progress_queue
     report = (lambda n: queue.put((slug, n))) if queue is not None and name == "deck.pdf" else None
     store = memo = None
-    if caches is not None and name == "deck.pdf":
+    if caches is not None and name == "deck.pdf" and DECK_PAGES.enabled:
         from cardforge.render.pagecache import PageStore, context_digest
 
         try:
             store = PageStore(DECK_PAGES.folder(caches[0], slug), context_digest(compiled.game.root, caches[1]))
         except OSError:  # an unreadable input: drawn without the page cache
             store = None
-    elif caches is not None:  # the rules documents' memo, beside the page cache
+    elif caches is not None and name != "deck.pdf" and RULES_MEMO.enabled:  # the rules documents' memo
         from cardforge.rules.memo import Memo
 
         memo = Memo(RULES_MEMO.folder(caches[0], slug))

@@ -26,6 +26,7 @@ else:  # a new process (an xdist worker inherits its parent's environment): its 
 os.environ["XDG_CACHE_HOME"] = os.environ.get("CARDFORGE_TEST_CACHE_HOME") or str(_SANDBOX / "cache")
 os.environ["XDG_STATE_HOME"] = str(_SANDBOX / "state")
 os.environ.pop("CARDFORGE_NO_USER_CACHE", None)  # the tests that want it off say so
+os.environ.pop("CARDFORGE_CACHE_OFF", None)  # likewise every single cache
 
 import pytest  # noqa: E402  (after the environment above, like every import below)
 from typer.testing import CliRunner  # noqa: E402

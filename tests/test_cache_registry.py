@@ -23,7 +23,7 @@ ARTEFACT_NAMES = {"checks", "deck.pdf", "rules.pdf", "rulebook.pdf", "reference.
 
 def cardforge(*args: str, cwd: Path, cache: Path, **env: str) -> subprocess.CompletedProcess:
     """``python -m cardforge ARGS`` in a fresh process with ``XDG_CACHE_HOME=cache``."""
-    environ = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(REPO), **env}
+    environ = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(REPO), "CARDFORGE_CACHE_OFF": "", **env}
     if "CARDFORGE_NO_USER_CACHE" not in env:
         environ.pop("CARDFORGE_NO_USER_CACHE", None)
     return subprocess.run([sys.executable, "-m", "cardforge", *args], cwd=cwd, capture_output=True, text=True,
@@ -150,3 +150,14 @@ def test_user_caches_live_below_the_xdg_cache_home(monkeypatch, tmp_path):
     for cache in CACHES:
         root = tmp_path / "cardforge" if cache.scope == "user" else tmp_path / "output"
         assert cache.folder(tmp_path / "output", "mini").is_relative_to(root), cache.name
+
+
+def test_a_cache_named_in_cardforge_cache_off_is_neither_read_nor_written(project, tmp_path):
+    """How tools/bench.py measures what each cache buys: one cache off, the others working."""
+    cache = tmp_path / "user-cache"
+    built = cardforge("build", "--root", str(project), cwd=project, cache=cache,
+                      CARDFORGE_CACHE_OFF="deck-pages,yaml")
+    assert built.returncode == 0, built.stderr
+    assert not any((project / "output" / PROJECT_FOLDER).rglob("deck-pages"))
+    assert any((project / "output" / PROJECT_FOLDER).rglob("rules"))  # the others still work
+    assert not (cache / "cardforge" / "yaml").exists() and (cache / "cardforge" / "verdicts").exists()

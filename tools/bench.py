@@ -20,7 +20,10 @@ Prints one table and writes the same figures as JSON (``--json``, default
   cold (``--no-cache``), unchanged (every output from the cache), one card edited (one
   game's outputs drawn again), and ``cardforge check`` unchanged (every game's diagnostics
   from the cache), after one card is edited (that game checked afresh) and ``--no-cache``;
-- peak memory (max RSS) of a process drawing a 1,000-card and a 10,000-card deck.
+- peak memory (max RSS) of a process drawing a 1,000-card and a 10,000-card deck;
+- what each cache of the registry buys: its operation (an unchanged build, a build or a
+  check after a one-card edit) with every cache, and with that one turned off
+  (``CARDFORGE_CACHE_OFF``).
 
 Every timing is the median of ``--repeat`` runs (default 3). The machine's load average is
 recorded with the figures: on a shared machine, compare ratios rather than seconds.
@@ -148,12 +151,54 @@ def floor(n: int, script: Path, mode: str = "lean") -> dict | None:
     return json.loads(line)
 
 
-def cardforge(root: Path, *args: str) -> float:
-    """Seconds a fresh ``python -m cardforge ARGS --root ROOT`` takes (it must succeed)."""
+def cardforge(root: Path, *args: str, off: str = "") -> float:
+    """Seconds a fresh ``python -m cardforge ARGS --root ROOT`` takes (it must succeed);
+    ``off``: caches to leave unused (``CARDFORGE_CACHE_OFF``)."""
+    env = dict(os.environ, CARDFORGE_CACHE_OFF=off)
     started = time.perf_counter()
     subprocess.run([sys.executable, "-m", "cardforge", *args, "--root", str(root)], cwd=ROOT, check=True,
-                   capture_output=True)
+                   capture_output=True, env=env)
     return time.perf_counter() - started
+
+
+# what each cache of cardforge.cache.registry is for, measured on: an unchanged build, a
+# build after one card is edited, a check after one card is edited (the previews cache
+# serves cardforge serve, which the benchmark does not run)
+GAINS = {"artefacts": "unchanged", "file-digests": "unchanged", "deck-pages": "one_card",
+         "rules-memo": "one_card", "icon-forms": "one_card", "template-code": "check_one_card",
+         "font-metrics": "check_one_card", "yaml": "check_one_card", "builtin-schemas": "check_one_card",
+         "schema-verdicts": "check_one_card", "check-results": "check_one_card"}
+
+
+def timed(root: Path, what: str, round_no: int, off: str = "") -> float:
+    """One run of ``what`` (see :data:`GAINS`) on project ``root`` with the caches ``off`` unused."""
+    if what == "unchanged":
+        cardforge(root, "build", off=off)
+        return cardforge(root, "build", off=off)
+    edit_one_card(root, round_no)
+    if what == "one_card":
+        return cardforge(root, "build", off=off)
+    return cardforge(root, "check", off=off)
+
+
+def cache_gains(repeat: int) -> dict:
+    """For each cache: the median seconds of its operation with every cache, and without it."""
+    root = project_copy()
+    gains = {}
+    try:
+        cardforge(root, "build")  # fill every cache
+        n = 1000
+        for name, what in GAINS.items():
+            with_it, without = [], []
+            for _ in range(repeat):
+                n += 1
+                with_it.append(timed(root, what, n))
+                n += 1
+                without.append(timed(root, what, n, off=name))
+            gains[name] = {"on": what, "with": median(with_it), "without": median(without)}
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return gains
 
 
 def project_copy() -> Path:
@@ -235,6 +280,7 @@ def main() -> None:
                          "check": median(check), "check_one_card": median(check_one),
                          "check_no_cache": median(check_cold)}
     report["peak_rss_mib"] = {str(args.cards): rss(args.cards), str(args.big): rss(args.big)}
+    report["cache_gains_s"] = cache_gains(args.repeat)
     report["load_average_after"] = os.getloadavg()[0]
     shutil.rmtree(USER_CACHE, ignore_errors=True)
 
@@ -260,7 +306,9 @@ def table(r: dict) -> str:
         ("check, unchanged", f"{b['check']:.2f} s", "every pack"),
         ("check, one card edited", f"{b['check_one_card']:.2f} s", "every pack"),
         ("check --no-cache", f"{b['check_no_cache']:.2f} s", "every pack"),
-    ] + [(f"peak RSS, {int(n):,} cards", f"{v:.0f} MiB", "") for n, v in m.items()]
+    ] + [(f"peak RSS, {int(n):,} cards", f"{v:.0f} MiB", "") for n, v in m.items()] + [
+        (f"cache {name}", f"{g['with']:.2f} s", f"{g['without']:.2f} s without it ({g['on'].replace('_', ' ')})")
+        for name, g in r.get("cache_gains_s", {}).items()]
     width = max(len(a) for a, _, _ in rows)
     lines = [f"cardforge benchmark ({d['cards']:,}-card deck, commit {r.get('commit', '?')}, "
              f"load average {r['load_average_before']:.1f} -> {r['load_average_after']:.1f})"]

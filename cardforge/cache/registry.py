@@ -55,7 +55,11 @@ class Cache:
 
     @property
     def enabled(self) -> bool:
-        """False for a user cache while user caches are off (:func:`user_enabled`)."""
+        """False for a user cache while user caches are off (:func:`user_enabled`), and for
+        any cache named in ``CARDFORGE_CACHE_OFF`` (how ``tools/bench.py`` measures what each
+        one buys)."""
+        if self.name in _turned_off():
+            return False
         return self.scope != "user" or user_enabled()
 
 
@@ -92,6 +96,13 @@ TEMPLATES = Cache("template-code", "user", "templates", "a template's source, th
 
 CACHES: tuple[Cache, ...] = (ARTEFACTS, DIGESTS, DECK_PAGES, RULES_MEMO, PREVIEWS, YAML, SCHEMAS, VERDICTS, CHECK_RESULTS,
                              ICON_FORMS, METRICS, TEMPLATES)
+
+
+CACHE_OFF = "CARDFORGE_CACHE_OFF"  # cache names, comma-separated: left unused (read and written by nothing)
+
+
+def _turned_off() -> set[str]:
+    return {name.strip() for name in os.environ.get(CACHE_OFF, "").split(",") if name.strip()}
 
 
 def user_root() -> Path:
