@@ -151,3 +151,21 @@ def test_the_docs_point_to_the_rules_docs_not_into_the_source():
         assert "rules-sources.md" in text, doc
         assert "cardforge/reference/display.py" not in text and "cardforge/rules/source.py" not in text, doc
     assert "cards/README.md" not in (DOCS / "game-yaml.md").read_text(encoding="utf-8")
+
+
+def test_each_almanac_format_prints_what_the_rules_docs_say():
+    """The formats the docs' table names are those the almanac prints, each as its row shows."""
+    from cardforge.reference.display import value_text
+
+    _, _, _, game, _ = rules_names()
+    section = doc_section("rules-sources.md", "Almanac display formats")
+    documented = set(re.findall(r"^\| `(\w+)` \|", section, re.M))
+    cases = {"roman": (3, "III"), "signed": (1, "+1"), "icon": ("sun", "{sun} Sun"), "icons": ({"sun": 2}, "{sun}{sun}")}
+    assert documented == set(cases), documented
+    for name, (value, expected) in cases.items():
+        printed = value_text(value, {"format": name}, game)
+        assert printed.replace(" ", "") == expected.replace(" ", "") if name == "icons" else printed == expected, (name, printed)
+        if name in ("roman", "signed"):  # the row's own example
+            assert f"`{value}` prints {expected}" in re.search(rf"^\| `{name}` \|.*$", section, re.M)[0], name
+    assert value_text(-2, {"format": "signed"}, game) == "-2" and value_text(2, {"format": "wave {value}"}, game) == "wave 2"
+    assert value_text(2, {"unit": "gold"}, game) == "2 gold"
