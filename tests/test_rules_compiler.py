@@ -147,7 +147,7 @@ def test_a_spare_panel_too_long_for_one_panel_is_named_with_what_it_needs(tmp_pa
     assert found and int(found[1]) > 1, said
     message = said.split("error[rules-overflow]:")[1].split("hint:")[0]
     assert "too many" not in message and not re.search(r"-\d", message) and "rules_sheet" not in said, message
-    assert "remove spare_panel('components') from sheet.md" in said
+    assert "remove spare_panel('components') from sheet.md (rulebook.md can print it in full with components_list())" in said
 
 
 def test_a_number_changed_in_the_data_changes_in_sheet_and_rulebook(tmp_path):

@@ -199,8 +199,8 @@ def _overflow(game: Game, plan: Plan, where: dict) -> Diagnostic:
         title = SPARE_KINDS.get(plan.spare_too_tall, "Notes")
         return diag("rules-overflow", f"the rules sheet of {game.slug}: the {title} panel that sheet.md asks for with "
                     f"spare_panel('{plan.spare_too_tall}') needs {plan.spare_need} panels at {MIN_SIZE:g} pt and has 1",
-                    **where, hint=f"remove spare_panel('{plan.spare_too_tall}') from sheet.md; the rulebook "
-                                  "and the helper sheet print it in full")
+                    **where, hint=f"remove spare_panel('{plan.spare_too_tall}') from sheet.md (rulebook.md can "
+                                  f"print it in full with {'components_list()' if plan.spare_too_tall == 'components' else 'turn_sequence()'})")
     place = f"from the section \"{plan.section}\" on" if plan.section else "at its end"
     return diag("rules-overflow", f"the rules sheet of {game.slug} does not fit at {MIN_SIZE:g} pt: the rules need "
                 f"{plan.text_panels} panels and the sheet has {text_panels}{asked}; {place}, "
