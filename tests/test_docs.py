@@ -92,3 +92,80 @@ def test_the_readme_code_table_is_what_cardforge_codes_prints():
     assert len(re.findall(r"^\| [\w-]+ \| `[\w-]+` \|", readme, re.M)) == len(CODES)  # no stale row elsewhere
     plain = run_cli("codes").stdout.splitlines()
     assert [line.split()[1] for line in plain] == list(CODES)
+
+
+def doc_section(doc: str, heading: str) -> str:
+    """The text of ``## heading`` in docs/``doc``, up to the next ``## ``."""
+    text = (DOCS / doc).read_text(encoding="utf-8")
+    start = text.index(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end >= 0 else len(text)]
+
+
+def rules_names():
+    """What sheet.md and rulebook.md see, read from the rules environment itself: the helpers
+    and variables of a real pack's template context, the sandbox's own filters and globals."""
+    import jinja2.defaults
+
+    from cardforge.rules.source import STRICT, Macros
+    from cardforge.sources.load import load_game
+
+    game, _ = load_game(REPO / "tests" / "fixtures" / "project" / "cards" / "mini")
+    context = Macros(game).context()
+    helpers = {name for name, value in context.items() if callable(value)}
+    variables = set(context) - helpers
+    filters = set(STRICT.filters) - set(jinja2.defaults.DEFAULT_FILTERS)
+    return helpers, variables, filters, game, context
+
+
+def test_every_rules_helper_variable_and_filter_is_documented_and_no_other():
+    helpers, variables, filters, _, _ = rules_names()
+    assert {"setup_steps", "turn_sequence", "spare_panel", "cards_of"} <= helpers and "game" in variables
+    documented = set(re.findall(r"^\| `(\w+)\(", doc_section("rules-sources.md", "Helpers"), re.M))
+    assert helpers - documented == set(), "helpers the rules sources can call, missing from docs/rules-sources.md"
+    assert documented - helpers == set(), "docs/rules-sources.md documents helpers the rules sources cannot call"
+    documented = set(re.findall(r"^\| `(\w+)` \|", doc_section("rules-sources.md", "Variables"), re.M))
+    assert documented == variables, (documented, variables)
+    documented = set(re.findall(r"^\| `(\w+)` \|", doc_section("rules-sources.md", "Filters"), re.M))
+    assert documented == filters and {"tally", "roman", "stem"} <= filters, (documented, filters)
+
+
+def test_the_card_listing_example_of_the_rules_docs_renders_the_cards_of_the_data():
+    from cardforge.rules.source import strict_template
+
+    _, _, _, game, context = rules_names()
+    examples = re.findall(r"```jinja\n(.*?)```", doc_section("rules-sources.md", "Listing cards from the data"), re.S)
+    assert len(examples) == 2
+    listed = strict_template(examples[0]).render(context)
+    spells = [card for card in game.cards if card.type == "spell"]
+    assert spells and all(f"**{card.name}** ({card.quantity}x): costs {card.data['cost']} mana" in listed
+                          for card in spells), listed
+    assert not any(card.name in listed for card in game.cards if card.type != "spell")
+    counted = strict_template(examples[1]).render(context)
+    assert counted.strip() == f"The deck holds {game.total('hero')} heroes and {game.total('spell')} spells.", counted
+
+
+def test_the_docs_point_to_the_rules_docs_not_into_the_source():
+    for doc in (DOCS / "game-yaml.md", REPO / "README.md"):
+        text = doc.read_text(encoding="utf-8")
+        assert "rules-sources.md" in text, doc
+        assert "cardforge/reference/display.py" not in text and "cardforge/rules/source.py" not in text, doc
+    assert "cards/README.md" not in (DOCS / "game-yaml.md").read_text(encoding="utf-8")
+
+
+def test_each_almanac_format_prints_what_the_rules_docs_say():
+    """The formats the docs' table names are those the almanac prints, each as its row shows."""
+    from cardforge.reference.display import value_text
+
+    _, _, _, game, _ = rules_names()
+    section = doc_section("rules-sources.md", "Almanac display formats")
+    documented = set(re.findall(r"^\| `(\w+)` \|", section, re.M))
+    cases = {"roman": (3, "III"), "signed": (1, "+1"), "icon": ("sun", "{sun} Sun"), "icons": ({"sun": 2}, "{sun}{sun}")}
+    assert documented == set(cases), documented
+    for name, (value, expected) in cases.items():
+        printed = value_text(value, {"format": name}, game)
+        assert printed.replace(" ", "") == expected.replace(" ", "") if name == "icons" else printed == expected, (name, printed)
+        if name in ("roman", "signed"):  # the row's own example
+            assert f"`{value}` prints {expected}" in re.search(rf"^\| `{name}` \|.*$", section, re.M)[0], name
+    assert value_text(-2, {"format": "signed"}, game) == "-2" and value_text(2, {"format": "wave {value}"}, game) == "wave 2"
+    assert value_text(2, {"unit": "gold"}, game) == "2 gold"

@@ -114,9 +114,40 @@ def test_a_sheet_that_does_not_fit_is_diagnosed_and_not_written(tmp_path):
     (pack / "rulebook.md").write_text("## Rules\n\nPlay.\n")
     result = run_cli("build", "mini", "--root", str(root))
     assert result.exit_code == 1
-    assert "error[rules-overflow]" in result.stderr and "cells of 3.125 x 2 in at 6 pt" in result.stderr
+    said = " ".join(result.stderr.split())
+    assert "error[rules-overflow]" in said, said
+    need = re.search(r"does not fit at 6 pt: the rules need (\d+) panels and the sheet has 15 beside the title; "
+                     r'from the section "Rules" on, (\d+) panels of text would be left out', said)
+    assert need and int(need[1]) > 15 and int(need[2]) == int(need[1]) - 15, said
+    message = said.split("error[rules-overflow]:")[1].split("hint:")[0]
+    assert "too many" not in message and not re.search(r"-\d", message), message
+    assert "rules_sheet" not in said  # no hint at an option that would not make it fit
     assert "sheet.md:1" in result.stderr
     assert not (root / "output/mini/rules.pdf").exists() and not (root / "output/mini/deck.pdf").exists()
+
+
+def test_a_spare_panel_too_long_for_one_panel_is_named_with_what_it_needs(tmp_path):
+    """sheet.md asks for the components panel of a pack with a long components list: the
+    overflow names that panel and how many it would need, not a negative count of cells."""
+    import shutil
+
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURES / "project", root)
+    pack = root / "cards/mini"
+    game = (pack / "game.yaml").read_text()
+    extra = "".join(f"  - {{id: token-{n}, name: wooden token of the {n}th kind, count: 3, supply: true}}\n"
+                    for n in range(60))
+    (pack / "game.yaml").write_text(game.replace("components:\n", "components:\n" + extra, 1))
+    (pack / "sheet.md").write_text("## Play\n\nPlay one card a turn.\n\n{{ spare_panel('components') }}\n")
+    result = run_cli("build", "mini", "--root", str(root))
+    said = " ".join(result.stderr.split())
+    assert result.exit_code == 1, said
+    found = re.search(r"error\[rules-overflow\]: the rules sheet of mini: the Components panel that sheet.md asks for "
+                      r"with spare_panel\('components'\) needs (\d+) panels at 6 pt and has 1", said)
+    assert found and int(found[1]) > 1, said
+    message = said.split("error[rules-overflow]:")[1].split("hint:")[0]
+    assert "too many" not in message and not re.search(r"-\d", message) and "rules_sheet" not in said, message
+    assert "remove spare_panel('components') from sheet.md (rulebook.md can print it in full with components_list())" in said
 
 
 def test_a_number_changed_in_the_data_changes_in_sheet_and_rulebook(tmp_path):

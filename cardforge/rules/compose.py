@@ -10,18 +10,20 @@ from one panel to the next, let alone from one side of the sheet to the other:
 * a panel that continues a section starts with the section's heading and "(continued)",
   as the *Gate* seed's own sheet gives every panel its heading;
 * a table that continues on the next panel repeats its header row;
+* a section that fits one panel is never cut: it prints whole on one panel;
 * the cut points are chosen by dynamic programming to fill every panel evenly (least sum of
   squared empty space), preferring cuts between sections over cuts inside a section, a
-  list or a table;
+  list or a table; a panel whose section goes on to the next one is at least half full;
 * the type size is the largest of :data:`SIZES` at which the units fit.
 
-Panels the text cannot fill are *spare panels*: ``sheet.md`` asks for them with
-``{{ spare_panel('notes') }}`` (or ``'components'``, ``'turn'``), and an undeclared one is
-printed as a notes panel too, with a ``rules-sheet-underfull`` warning.
+Panels the text does not need are *spare panels*, printed at the end: ``sheet.md`` asks for
+them with ``{{ spare_panel('notes') }}`` (or ``'components'``, ``'turn'``), and any other
+panel left over prints as a notes panel (the ``rules-sheet-fit`` note counts them).
 """
 from __future__ import annotations
 
 import html
+import math
 from dataclasses import dataclass, field
 
 from reportlab.lib import colors
@@ -34,6 +36,7 @@ from cardforge.rules.readers import Paragraph
 SIZES = [9.0, 8.75, 8.5, 8.25, 8.0, 7.75, 7.5, 7.25, 7.0, 6.75, 6.5, 6.25, 6.0]  # pt, largest first
 SPARE_KINDS = {"notes": "Notes", "components": "Components", "turn": "Turn summary"}
 PANEL_MARK = "<!-- panel: {} -->"
+CONTINUED_FILL = 0.5  # least fill of a panel whose section goes on, "(continued)", on the next
 
 
 @dataclass
@@ -48,6 +51,9 @@ class Plan:
     undeclared_spare: int = 0
     fill: list[float] = field(default_factory=list)  # each text panel's height / the room (0..1)
     too_tall: str = ""
+    section: str = ""  # when the text does not fit: the first section past the last panel
+    spare_too_tall: str = ""  # when a spare panel does not fit: its kind, and the panels it would need
+    spare_need: int = 0
 
 
 class Sheet:
@@ -67,6 +73,8 @@ class Sheet:
             self.sums.append(self.sums[-1] + self.heights[k])
             starts = self.tables[k] is not None and (k == 0 or self.tables[k - 1] is not self.tables[k])
             self.heads.append(self.heads[-1] + (self.tables[k].header_height if starts else 0.0))
+        self.allowed = self.whole_sections()
+        self.fill_rule = True  # off only when no dealing keeps it (a unit too tall to follow a half panel)
 
     def continuation(self, section: Block) -> Atom:
         key = id(section)
@@ -91,6 +99,26 @@ class Sheet:
             h += self.tables[i].header_height  # a table continued from the panel before repeats it
         return h
 
+    def whole_sections(self) -> list[bool]:
+        """For each unit, whether a panel may start there: never inside a section that fits one panel."""
+        n = len(self.units)
+        starts = [k for k in range(n) if self.units[k].opens or k == 0] + [n]
+        allowed = [True] * (n + 1)
+        for a, b in zip(starts, starts[1:]):
+            if self.height(a, b) <= self.room:  # a short section: no cut inside it
+                for k in range(a + 1, b):
+                    allowed[k] = False
+        return allowed
+
+    def cut_allowed(self, i: int, j: int) -> bool:
+        """Whether a panel holding units i..j-1 may end at j: not inside a short section, and a
+        panel that ends inside a section (its rest "(continued)") is at least :data:`CONTINUED_FILL` full."""
+        if j >= len(self.units):
+            return True
+        if not self.allowed[j]:
+            return False
+        return self.units[j].opens or not self.fill_rule or self.height(i, j) >= self.room * CONTINUED_FILL
+
     def greedy(self) -> int | None:
         """Panels needed when each is filled to the brim; None if a unit alone is too tall."""
         count, i, n = 0, 0, len(self.units)
@@ -100,9 +128,26 @@ class Sheet:
                 return None
             while j < n and self.height(i, j + 1) <= self.room:
                 j += 1
+            while j > i + 1 and not self.allowed[j]:  # back to the start of a short section
+                j -= 1
             count += 1
             i = j
         return count
+
+    def overflow(self, panels: int) -> tuple[str, int]:
+        """Where the greedy dealing runs past ``panels``: the first section not printed whole, and the panels needed."""
+        i, n, starts = 0, len(self.units), []
+        while i < n:
+            starts.append(i)
+            j = i + 1
+            while j < n and self.height(i, j + 1) <= self.room:
+                j += 1
+            while j > i + 1 and not self.allowed[j]:
+                j -= 1
+            i = j
+        first = starts[panels] if panels < len(starts) else n
+        section = self.units[first].section if first < n else None
+        return (section.plain if section is not None else ""), len(starts)
 
     def balance(self, panels: int) -> list[tuple[int, int]] | None:
         """Cut the units into exactly ``panels`` runs, least squared empty space plus cut penalties."""
@@ -114,6 +159,8 @@ class Sheet:
                 h = self.height(i, j)
                 if h > self.room:
                     break
+                if not self.cut_allowed(i, j):
+                    continue
                 cost[(i, j)] = (self.room - h) ** 2 + (self.units[j].cut_before if j < n else 0.0)
         inf = float("inf")
         best = [[inf] * (n + 1) for _ in range(k_max + 1)]
@@ -238,13 +285,13 @@ def compose(markdown: str, spares: list[str], panels: int, width: float, room: f
         need = sheet_at(size).greedy()
         return need is not None and need <= text_panels and _spares_fit(size)
 
-    def _spares_fit(size: float) -> bool:
+    def _spare_heights(size: float) -> dict[str, float]:
         styles = Styles(size)
-        for kind in spares:
-            flow = [f for f in spare_panel(kind, styles, _spare_flow(kind, styles))[:-1]]
-            if sum(Measure(width).atom(f).height for f in flow) > room:
-                return False
-        return True
+        return {kind: sum(Measure(width).atom(f).height for f in spare_panel(kind, styles, _spare_flow(kind, styles))[:-1])
+                for kind in spares}
+
+    def _spares_fit(size: float) -> bool:
+        return all(h <= room for h in _spare_heights(size).values())
 
     def _spare_flow(kind: str, styles: Styles) -> list[Flowable]:
         text = spare_markdown.get(kind, "")
@@ -267,12 +314,20 @@ def compose(markdown: str, spares: list[str], panels: int, width: float, room: f
     if chosen is None:
         sheet = sheet_at(SIZES[-1])
         need = sheet.greedy()
-        tall = "" if need is not None else next(
-            (u.atoms[-1].flowable.getPlainText()[:60] for k, u in enumerate(sheet.units)
-             if sheet.height(k, k + 1) > room and u.atoms[-1].flowable is not None), "a table row")
-        return Plan(SIZES[-1], [], False, need or 0, too_tall=tall)
+        if need is None:
+            tall = next((u.atoms[-1].flowable.getPlainText()[:60] for k, u in enumerate(sheet.units)
+                         if sheet.height(k, k + 1) > room and u.atoms[-1].flowable is not None), "a table row")
+            return Plan(SIZES[-1], [], False, 0, too_tall=tall)
+        if need > text_panels:
+            section, need = sheet.overflow(text_panels)
+            return Plan(SIZES[-1], [], False, need, list(spares), section=section)
+        kind, h = max(_spare_heights(SIZES[-1]).items(), key=lambda kv: kv[1])
+        return Plan(SIZES[-1], [], False, need, list(spares), spare_too_tall=kind, spare_need=math.ceil(h / room))
     sheet = sheet_at(chosen)
-    cuts = sheet.balance(text_panels) or []
+    cuts = sheet.balance(text_panels)
+    if cuts is None:
+        sheet.fill_rule = False
+        cuts = sheet.balance(text_panels) or []
     styles = sheet.styles
     out = [sheet.panel(i, j) for i, j in cuts]
     fill = [sheet.height(i, j) / room for i, j in cuts]

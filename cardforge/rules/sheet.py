@@ -5,7 +5,8 @@ frames taken in :data:`~cardforge.rules.fold.READING_ORDER`: the title cell, gen
 the game's metadata, then fifteen panels composed by :mod:`cardforge.rules.compose` from the
 rendered ``sheet.md`` (whole paragraphs, list items and table rows per panel, headings kept
 with their text, balanced, at the largest type size from 9 pt down to 6 pt that fits). If it
-does not fit at 6 pt, :func:`compile_sheet` says by how many cells, and no sheet is written.
+does not fit at 6 pt, :func:`compile_sheet` says which section or spare panel does not fit and
+how many panels it needs and has, and no sheet is written.
 Page 1 is the front with solid cut lines and dotted fold lines; page 2 the back, laid out
 for long-edge duplex (each back cell behind its front cell).
 """
@@ -24,7 +25,7 @@ from cardforge.sources.load import display_path
 from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
-from cardforge.rules.compose import SIZES, Plan, compose
+from cardforge.rules.compose import SIZES, SPARE_KINDS, Plan, compose
 from cardforge.rules.flow import IconImages, Styles
 from cardforge.rules.memo import Memo
 from cardforge.rules.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
@@ -189,6 +190,26 @@ def _fit(plan: Plan) -> SheetFit:
     return SheetFit(plan.size, plan.text_panels + len(plan.spare) + plan.undeclared_spare + 1, plan.fits, plan)
 
 
+def _overflow(game: Game, plan: Plan, where: dict) -> Diagnostic:
+    """``rules-overflow`` in plain words: what does not fit, where, how many panels it needs and has."""
+    text_panels = len(READING_ORDER) - 1 - len(plan.spare)
+    asked = (f" ({len(READING_ORDER) - 1} beside the title, less the {len(plan.spare)} spare panel"
+             f"{'s' if len(plan.spare) != 1 else ''} sheet.md asks for)") if plan.spare else " beside the title"
+    if plan.spare_too_tall:
+        title = SPARE_KINDS.get(plan.spare_too_tall, "Notes")
+        return diag("rules-overflow", f"the rules sheet of {game.slug}: the {title} panel that sheet.md asks for with "
+                    f"spare_panel('{plan.spare_too_tall}') needs {plan.spare_need} panels at {MIN_SIZE:g} pt and has 1",
+                    **where, hint=f"remove spare_panel('{plan.spare_too_tall}') from sheet.md (rulebook.md can "
+                                  f"print it in full with {'components_list()' if plan.spare_too_tall == 'components' else 'turn_sequence()'})")
+    place = f"from the section \"{plan.section}\" on" if plan.section else "at its end"
+    return diag("rules-overflow", f"the rules sheet of {game.slug} does not fit at {MIN_SIZE:g} pt: the rules need "
+                f"{plan.text_panels} panels and the sheet has {text_panels}{asked}; {place}, "
+                f"{plan.text_panels - text_panels} panel{'s' if plan.text_panels - text_panels != 1 else ''} "
+                "of text would be left out", **where,
+                hint="condense sheet.md, or move a section to rulebook.md (the sheet can point to it)"
+                + ("; fewer spare_panel(...) lines leave more panels for the rules" if plan.spare else ""))
+
+
 def check_sheet(game: Game) -> list[Diagnostic]:
     """Diagnostics of composing the game's sheet.md (see :func:`compile_sheet`)."""
     return compile_sheet(game)[1]
@@ -209,10 +230,10 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
     ``memo`` (:mod:`cardforge.rules.memo`), the type size found for the same text, spare
     panels, icons and fonts is read back instead of searched for (the same sheet).
 
-    Diagnostics: ``rules-overflow`` when it does not fit at 6 pt, ``rules-table-too-wide``
-    for a table wider than a panel, ``rules-sheet-underfull`` when panels are left over that
-    sheet.md did not ask to keep spare, and a ``rules-sheet-fit`` note with the type size and
-    how full each panel is. Nothing is written when there is an error.
+    Diagnostics: ``rules-overflow`` when it does not fit at 6 pt (naming the section, or
+    the spare panel, that does not fit), ``rules-table-too-wide`` for a table wider than a
+    panel, and a ``rules-sheet-fit`` note with the type size, how full each panel is and how
+    many panels the rules leave for notes. Nothing is written when there is an error.
     """
     markdown, problems = render_source(game, "sheet")
     if markdown is None:
@@ -232,25 +253,14 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
                                      f"panel at {MIN_SIZE:g} pt: \"{plan.too_tall}…\"", **where,
                                      hint="split it into shorter paragraphs"))
                 return fit, problems
-            extra = fit.cells - len(READING_ORDER)
-            problems.append(diag("rules-overflow",
-                                 f"the rules sheet of {game.slug} needs {fit.cells} cells of 3.125 x 2 in at {MIN_SIZE:g} pt; "
-                                 f"the accordion has {len(READING_ORDER)} ({extra} cell{'s' if extra != 1 else ''} too many, "
-                                 f"about {extra * 100 // len(READING_ORDER)} % of the sheet)", **where,
-                                 hint="condense sheet.md, or make it a quick-start (rules_sheet: {version: quick-start})"))
+            problems.append(_overflow(game, plan, where))
             return fit, problems
-        if plan.undeclared_spare:
-            problems.append(diag("rules-sheet-underfull",
-                                 f"the rules of {game.slug} fill {plan.text_panels} of "
-                                 f"{plan.text_panels + plan.undeclared_spare} panels at {plan.size:g} pt; "
-                                 f"{plan.undeclared_spare} print as notes panels", **where,
-                                 hint="add rules, or ask for spare panels in sheet.md: {{ spare_panel('notes') }} "
-                                      "(or 'components', 'turn')"))
         fill = ", ".join(f"{f * 100:.0f}" for f in plan.fill)
-        spare = len(plan.spare) + plan.undeclared_spare
+        asked = f" + {len(plan.spare)} spare as sheet.md asks" if plan.spare else ""
+        room = (f"; {plan.undeclared_spare} panel{'s' if plan.undeclared_spare != 1 else ''} the rules do not need "
+                f"print{'s' if plan.undeclared_spare == 1 else ''} as notes at the end") if plan.undeclared_spare else ""
         problems.append(diag("rules-sheet-fit", f"rules.pdf of {game.slug}: type {plan.size:g} pt, the largest that "
-                             f"fits; {plan.text_panels} panels of rules" + (f" + {spare} spare" if spare else "")
-                             + f"; panels filled {fill} %", **where))
+                             f"fits; {plan.text_panels} panels of rules{asked}{room}; panels filled {fill} %", **where))
         if out is not None:
             size_pt = tuple(v * MM for v in PAPER_MM[paper])
             used = _build(game, plan, size_pt, str(out))

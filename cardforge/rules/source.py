@@ -2,7 +2,9 @@
 
 A game pack's ``rulebook.md`` (the full rulebook) and ``sheet.md`` (the condensed accordion
 rules sheet) are jinja2 templates (sandboxed) over the same data the cards use, so every
-number, list and table in the rules comes from game.yaml and the card database. Macros:
+number, list and table in the rules comes from game.yaml and the card database. Macros
+(documented for designers in docs/rules-sources.md, which a test keeps equal to
+:meth:`Macros.context`):
 
 ``components_list()``   the component list with counts (game.yaml ``components``): printed, then "You also need:"
 ``setup_steps()``       the numbered setup (game.yaml ``setup``: list of steps)
