@@ -100,3 +100,26 @@ def test_a_text_icon_prints_in_its_icon_element(tmp_path):
     assert len(drawn) == 4, [(round(ch["size"], 1), round(ch["x0"])) for ch in hearts]
     assert all("Bold" in ch["fontname"] for ch in drawn)
     assert all(ch["non_stroking_color"] and abs(ch["non_stroking_color"][0] - 0xAA / 255) < 0.01 for ch in drawn)
+
+
+def test_rules_text_game_yaml_strings_and_layout_templates_are_checked_in_their_fonts(tmp_path):
+    """★ U+2605 is in DejaVu Sans but not in DejaVu Serif Bold: a sheet.md heading (serif
+    bold) cannot print it, its body text (sans) can; ⛑ U+26D1 is in no shipped face."""
+    root = _pack(tmp_path, shield=False)
+    pack = root / "cards" / "mini"
+    sheet = pack / "sheet.md"
+    sheet.write_text(sheet.read_text(encoding="utf-8") + "\n## \u2605 Stars\n\nCollect \u2605 stars.\n", encoding="utf-8")
+    game = pack / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace("name: mini deck", "name: mini deck \u26d1"), encoding="utf-8")
+    layout = root / "layouts" / "mini.yaml"
+    layout.write_text(layout.read_text(encoding="utf-8").replace(
+        MARK, MARK + "      seal: {kind: text, box: [6mm, 70mm, 8mm, 8mm], template: \"\u26d1\", size: 10pt}\n"), encoding="utf-8")
+    found = [d for d in _check(root) if d["code"] == "glyph-missing"]
+    assert sorted((Path(d["file"]).name, d["line"]) for d in found) == sorted([
+        ("sheet.md", _line(sheet, "## \u2605 Stars")),  # not the body line below it
+        ("game.yaml", _line(game, "name: mini deck")),
+        ("mini.yaml", _line(layout, "seal:")),
+    ])
+    heading = next(d for d in found if d["file"].endswith("sheet.md"))
+    assert "serif-bold" in heading["message"] and "U+2605" in heading["message"]
+    assert "sans, sans-bold, sans-italic" in heading["hint"] and "have it" in heading["hint"]

@@ -82,7 +82,7 @@ def fonts_hint(chars: str, game: Game | None, rules: bool = False) -> str:
         faces += [f for f in dict.fromkeys(FAMILIES[font.key])]
     having = [label(f) for f in faces if all(ord(ch) in font_chars(f) for ch in chars)]
     it = "it" if len(chars) == 1 else "them"
-    use = ("give that font `rules: true` under `fonts:` in game.yaml" if rules
+    use = ("the rules documents print in a pack font given `rules: true` under `fonts:` in game.yaml" if rules
            else "name it with `font:` in the layout (a pack's own font is declared under `fonts:` in game.yaml)")
     if having:
         return f"the pack's fonts: {', '.join(label(f) for f in faces)}; {', '.join(having)} " \
@@ -122,6 +122,7 @@ def rules_faces(game: Game) -> dict[str, str]:
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     found = _icon_elements(game, layouts)
+    found += _layout_templates(game, layouts)
     found += _rules_sources(game)
     found += _game_strings(game)
     return found
@@ -164,6 +165,33 @@ def _icon_elements(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                                         f"{card.type} card {card.name!r}: the layout element {el.name!r} draws the "
                                         f"text icon {icon.name!r} ({icon.text!r}, game.yaml line {at}), which",
                                         game, dict(file=layouts.file, line=el.line, card=card.name))
+    return [d for ds in found.values() for d in ds]
+
+
+def _layout_templates(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
+    """What a text element's template writes itself (``"↘"``, ``"{coin} {{ card.cost }}"``),
+    in the element's font (``**bold**`` in its bold, ``*italic*`` in its italic, a text
+    icon's token in its bold), at the element's line. What it prints from card data is
+    checked where the data is written (:mod:`cardforge.checks.text`)."""
+    from cardforge.model.typefaces import styled
+
+    if layouts is None:
+        return []
+    sides = [f for lay in layouts.by_type.values() for f in (lay.front, lay.back) if f] + list(layouts.backs.values())
+    found: dict[tuple, list[Diagnostic]] = {}
+    for face in sides:
+        for el in face.elements:
+            if not el.template or not kind_of(el).sets_text or (el.line, el.name) in found:
+                continue
+            font = el.style.font
+            pieces = [(m.group(1), styled(font, True, False)) if m.group(1) is not None
+                      else (m.group(2), styled(font, False, True)) for m in _SPANS.finditer(el.template)]
+            pieces.append((_SPANS.sub("", el.template), font))
+            pieces += [(game.icons[n].text, styled(font, True, False)) for n, _ in icons_in(el.template)
+                       if n in game.icons and game.icons[n].svg is None and game.icons[n].text]
+            found[(el.line, el.name)] = [d for text, face_ in pieces if text and not text.isascii()
+                                         for d in report(text, {face_}, f"the template of the layout element {el.name!r}",
+                                                         game, dict(file=layouts.file, line=el.line))]
     return [d for ds in found.values() for d in ds]
 
 
