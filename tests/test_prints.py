@@ -123,3 +123,11 @@ def test_rules_text_game_yaml_strings_and_layout_templates_are_checked_in_their_
     heading = next(d for d in found if d["file"].endswith("sheet.md"))
     assert "serif-bold" in heading["message"] and "U+2605" in heading["message"]
     assert "sans, sans-bold, sans-italic" in heading["hint"] and "have it" in heading["hint"]
+
+
+def test_a_text_icon_that_prints_nothing_is_an_error_at_its_line(tmp_path):
+    root = _pack(tmp_path, shield=False)
+    game = root / "cards" / "mini" / "game.yaml"
+    game.write_text(game.read_text(encoding="utf-8").replace(f'text: "{HEART}"', 'text: " "'), encoding="utf-8")
+    found = [(d["code"], d["line"]) for d in _check(root) if d["severity"] == "error"]
+    assert found == [("glyph-missing", _line(game, "heart:"))]

@@ -14,6 +14,9 @@ Code ``glyph-missing`` (error), at the line where the string is written; card te
   definitions, table cells), at their line: the game's title in serif bold and sans,
   the rest in sans and sans bold; a text icon of the legend in bold.
 
+A text icon whose text is only spaces prints nothing wherever it is used: an error at its
+``text:`` line in game.yaml.
+
 Characters a rules source prints from the game's data are reported where the data is
 written (game.yaml here, card files by the text family). The hint lists the pack's fonts
 and says which of them have the missing characters.
@@ -125,6 +128,12 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     found += _layout_templates(game, layouts)
     found += _rules_sources(game)
     found += _game_strings(game)
+    for name, icon in game.icons.items():
+        if icon.svg is None and icon.text is not None and not icon.text.strip():
+            found.append(diag("glyph-missing", f"icon {name!r} is drawn as the text {icon.text!r}, which prints nothing",
+                              hint="give it a character to print, or an SVG (`svg:`)", file=game.source.file,
+                              line=game.source.line("icons", name, "text"),
+                              column=game.source.column("icons", name, "text")))
     return found
 
 
