@@ -14,8 +14,8 @@ from cardforge.templates import results as checkresults
 from cardforge.util.diagnostics import Diagnostic, diag, display_path
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import (charts, common, components, counts, faces, glossary, icons, images, layoutfit, markup, packfiles,
-                              playertext, references, rulenumbers, rules, rulesource, stacks, text, textfit, values)
+from cardforge.checks import (charts, common, components, counts, faces, glossary, glyphs, icons, images, layoutfit, markup,
+                              packfiles, playertext, references, rulenumbers, rules, rulesource, stacks, text, textfit, values)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -31,6 +31,7 @@ FAMILIES: dict[str, Check] = {
     "glossary": glossary.check,
     "text": text.check,
     "faces": faces.check,
+    "glyphs": glyphs.check,
     "text-fit": textfit.check,
     "layout-fit": layoutfit.check,
     "images": images.check,

@@ -8,9 +8,12 @@ Codes, at the character's line and column in the card file:
     reorder what a reader sees, and never meant for a printed card.
 ``glyph-missing`` (error)
     characters that no font of the card's layout can print (emoji, CJK with the shipped
-    DejaVu fonts): they would print as empty boxes. The message names the characters. The
-    fonts are the layout's, with a pack's own fonts (game.yaml ``fonts:``) read from their
-    files: a CJK font declared and named by the layout prints CJK text.
+    DejaVu fonts): they would print as empty boxes. The message names the characters, the
+    hint the pack's fonts that have them. The fonts are the layout's, with a pack's own
+    fonts (game.yaml ``fonts:``) read from their files: a CJK font declared and named by the
+    layout prints CJK text. A ``{name}`` token of a text icon (game.yaml ``text:``) prints
+    the icon's text in the bold of those fonts, checked at the token. What else prints
+    (icon elements, rules sources, game.yaml strings) is :mod:`cardforge.checks.glyphs`.
 ``icon-unknown`` (error)
     an icon token that is not one: ``{Sun}`` (icon names are lower case) or an unclosed
     ``{sun``.
@@ -19,14 +22,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
 from cardforge.templates import results as checkresults
 from cardforge.checks.common import TextField, card_texts
+from cardforge.checks.glyphs import missing, printable, report
 from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
+from cardforge.util.markup import icons_in
 from cardforge.util.suggest import did_you_mean
 
 BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
@@ -34,20 +38,6 @@ BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
 # line break and tab, or a character of BIDI
 _UNSEEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 _BAD_TOKEN = re.compile(r"\{(?!\{)([^{}\s]*[A-Z][^{}\s]*)\}|\{([a-z0-9][a-z0-9-]*)(?=[^a-z0-9}-]|$)")
-
-
-@lru_cache(maxsize=None)
-def font_chars(face: str) -> frozenset[int]:
-    """The code points font ``face`` (a font key, :mod:`cardforge.model.typefaces`) has glyphs for
-    (from its cached glyph widths, :func:`cardforge.model.fontmetrics.chars`)."""
-    from cardforge.model.fontmetrics import chars
-
-    return chars(face)
-
-
-@lru_cache(maxsize=None)
-def _printable(faces: frozenset[str]) -> frozenset[int]:
-    return frozenset.intersection(*(font_chars(f) for f in faces))
 
 
 def _faces(card: Card, layouts: LayoutSet | None, field: str) -> set[str]:
@@ -75,7 +65,8 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             where = (card.type, str(field.path[0]))
             if where not in faces:
                 faces[where] = _faces(card, layouts, where[1])
-            found += _glyphs(field, faces[where])
+            found += _glyphs(field, faces[where], game)
+            found += _icon_glyphs(field, faces[where], game)
             if field.path != ("name",):
                 found += _tokens(field, game)
     return found
@@ -99,26 +90,30 @@ def _control(field: TextField) -> list[Diagnostic]:
     return []
 
 
-def _glyphs(field: TextField, faces: set[str]) -> list[Diagnostic]:
+def _glyphs(field: TextField, faces: set[str], game: Game) -> list[Diagnostic]:
     if checkresults.passed(checkresults.glyphs_key(field.text, faces),  # most texts: every character printable
-                        lambda: _printable(frozenset(faces)).issuperset(map(ord, field.text))):
+                        lambda: printable(frozenset(faces)).issuperset(map(ord, field.text))):
         return []
-    have = _printable(frozenset(faces))
-    missing = [(i, ch) for i, ch in enumerate(field.text)
-               if ord(ch) not in have and not ch.isspace() and unicodedata.category(ch) != "Cc" and ord(ch) not in BIDI]
-    if not missing:
+    gone = missing(field.text, faces)
+    if not gone:
         return []
-    from cardforge.model.typefaces import label
+    return report(field.text, faces, f"{field.card.type} card {field.card.name!r}: `{'/'.join(map(str, field.path))}`",
+                  game, _where(field, gone[0][0]), base="replace them, or draw them as an icon ({name})")
 
-    chars = "".join(dict.fromkeys(ch for _, ch in missing))
-    names = sorted({label(f) for f in faces})
-    shown = ", ".join(f"{ch!r} U+{ord(ch):04X}" for ch in chars[:8]) + (" ..." if len(chars) > 8 else "")
-    return [diag("glyph-missing", f"{field.card.type} card {field.card.name!r}: `{'/'.join(map(str, field.path))}` has "
-                 f"{len(chars)} character{'s' if len(chars) != 1 else ''} the font{'s' if len(names) > 1 else ''} "
-                 f"{', '.join(names)} cannot print ({shown}); they would print as empty boxes",
-                 hint="replace them, draw them as an icon ({name}), or declare a TrueType font that has them "
-                      "under `fonts:` in game.yaml and name it with `font:` in the layout (README: Fonts for "
-                      "other scripts)", **_where(field, missing[0][0]))]
+
+def _icon_glyphs(field: TextField, faces: set[str], game: Game) -> list[Diagnostic]:
+    """A ``{name}`` token of a text icon prints the icon's text in the bold of the field's fonts."""
+    from cardforge.model.typefaces import styled
+
+    found = []
+    for name, offset in icons_in(field.text) if "{" in field.text else ():
+        icon = game.icons.get(name)
+        if icon is None or icon.svg is not None or not icon.text:
+            continue
+        bold = {styled(face, True, False) for face in faces}
+        found += report(icon.text, bold, f"{field.card.type} card {field.card.name!r}: `{'/'.join(map(str, field.path))}` "
+                        f"prints the text icon {{{name}}} ({icon.text!r}), which", game, _where(field, offset))
+    return found
 
 
 def _tokens(field: TextField, game: Game) -> list[Diagnostic]:

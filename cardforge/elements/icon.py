@@ -1,9 +1,10 @@
-"""The ``icon`` element: one icon of the game's legend, as vectors, as large as its box allows."""
+"""The ``icon`` element: one icon of the game's legend, as large as its box allows: an SVG icon
+as vectors, a text icon (game.yaml ``text:``) as its text in the bold face of ``font``."""
 from __future__ import annotations
 
 from typing import Any
 
-from cardforge.elements import ICON_COLOR, Element, Key, Kind, register
+from cardforge.elements import FONT, ICON_COLOR, Element, Key, Kind, register
 
 
 def _draw(c, el: Element, copy, at) -> None:
@@ -24,5 +25,7 @@ def _icons_vary(el: Element) -> bool:
 
 KIND = register(Kind(
     "icon", "one icon of the game's legend (`icon:`), drawn as large as the box allows",
-    keys=(Key("icon", {"type": "string"}, None, "the icon to draw", "an icon name (template allowed)"), ICON_COLOR),
+    keys=(Key("icon", {"type": "string"}, None, "the icon to draw", "an icon name (template allowed)"), ICON_COLOR,
+          Key("font", FONT.schema, FONT.default, "the typeface of a text icon (its bold face prints it)", FONT.unit,
+              attr=None)),
     draw=_draw, icons=_icons, icons_vary=_icons_vary))

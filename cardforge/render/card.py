@@ -152,8 +152,11 @@ def draw_icon(c: Canvas, el: Element, copy: repeat.Copy, at: At) -> None:
     if icon is not None:
         ex, ey = at.corner(copy.box)
         bwid, bht = copy.box[2], copy.box[3]
-        side = min(bwid, bht)
         color = cardcontext.rendered(el.style.icon_color, ctx)
+        if icon.svg is None and icon.text:
+            text.draw_icon_text(c, icon, el.style.font, ex, ey, bwid, bht, color or None)
+            return
+        side = min(bwid, bht)
         at.stamp.draw(icon, ex + (bwid - side) / 2, ey + (bht - side) / 2, side, color or None)
 
 

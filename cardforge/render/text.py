@@ -14,6 +14,8 @@ from cardforge.render.colors import HexColor
 from cardforge.render.icons import IconStamp
 from cardforge.resolve.text import ICON_DROP, Block, Piece, baselines
 from cardforge.elements.specs import TextStyle
+from cardforge.model import Icon, fontmetrics
+from cardforge.model.typefaces import styled
 
 if TYPE_CHECKING:  # ReportLab is imported to draw
     from reportlab.pdfgen.canvas import Canvas
@@ -75,3 +77,22 @@ def _draw(canvas: Canvas, block: Block, style: TextStyle, x: float, y: float, bo
                     run_x = cx
                 run.append(piece)
             cx += piece.width
+
+
+ICON_TEXT_MIDDLE = 0.36  # ems above the baseline of a text icon's middle (DejaVu's cap height halved)
+
+
+def draw_icon_text(canvas: Canvas, icon: Icon, font: str, x: float, y: float, box_w: float, box_h: float,
+                   color: str | None = None) -> None:
+    """An icon drawn as text (game.yaml ``text:``) by an ``icon`` element: its text in the
+    bold face of ``font``, in ``color`` (else the icon's colour), as large as the box whose
+    lower-left corner is (x, y) pt allows, centred in it: what inline card text prints
+    for ``{name}``, at the element's size."""
+    face = styled(font, True, False)
+    em = fontmetrics.width(icon.text, face, 1.0)
+    size = min(box_h, box_w / em) if em > 0 else box_h
+    canvas.saveState()
+    canvas.setFillColor(colors.color(color or icon.color))
+    canvas.setFont(fonts.pdf_name(face), size)
+    canvas.drawCentredString(x + box_w / 2, y + box_h / 2 - size * ICON_TEXT_MIDDLE, icon.text)
+    canvas.restoreState()

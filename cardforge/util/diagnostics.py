@@ -57,7 +57,7 @@ CODES: dict[str, Code] = _codes(
     Code("value-too-large", "limits", E, "a quantity or a string is larger than a card can hold"),
     Code("value-invalid", "limits", E, "a value makes no sense: min above max, a part of itself, NaN, a bad colour"),
     Code("text-control", "limits", E, "card text holds a control or bidirectional-override character"),
-    Code("glyph-missing", "limits", E, "card text holds characters that no font of its layout can print"),
+    Code("glyph-missing", "limits", E, "text a PDF prints (card text, a text icon, a rules source, a game.yaml title or label) holds characters its font cannot print (the hint names the pack's fonts that have them)"),
     Code("font-invalid", "load", E, "a font game.yaml declares is not a TrueType font the PDFs can embed (CFF outlines, a collection, damaged) or takes a shipped font's name"),
     Code("template-invalid", "limits", E, "a layout template does not render for a card (undefined field, error)"),
     Code("template-budget", "limits", E, "a layout template or rules source ran over its operation or time budget"),
