@@ -379,6 +379,46 @@ def _card_article(card: Card, page: _Page, faces: tuple[Face, Face] | None, back
     return "".join(out)
 
 
+def _odds(page: _Page) -> list[str]:
+    """The odds of the draws the game declares: for each its table and its stack's make-up
+    (a bar split by card type, its key giving every count in words)."""
+    from cardforge.reference.charts import PALETTE
+    from cardforge.reference.odds import ODDS_HEADING, ODDS_NOTE, odds, rows, summary
+
+    found = odds(page.game)
+    if not found:
+        return []
+    anchor = page.anchor(ODDS_HEADING)
+    page.contents.append((0, ODDS_HEADING, anchor))
+    out = [f'<section class="odds"><h2 id="{anchor}">{ODDS_HEADING}</h2><p class="note">{html.escape(ODDS_NOTE)}</p>']
+    for result in found:
+        title = result.title + (DESIGNED if result.designed else "")
+        anchor = page.anchor(result.title, "odds-")
+        page.contents.append((1, title, anchor))
+        header, body = rows(result)
+        line = summary(result) + (f" {DESIGNED_NOTE}." if result.designed else "")
+        out.append(f'<h3 id="{anchor}">{html.escape(title)}</h3><p>{_Inline(page).text(line)}</p>')
+        out.append(f'<div class="table" role="region" aria-label="{html.escape(result.title)}" tabindex="0"><table>'
+                   "<thead><tr>" + "".join(f'<th scope="col">{html.escape(h)}</th>' for h in header) + "</tr></thead>"
+                   "<tbody>" + "".join("<tr>" + f'<th scope="row">{html.escape(r[0])}</th>'
+                                       + "".join(f"<td>{html.escape(c)}</td>" for c in r[1:]) + "</tr>" for r in body)
+                   + "</tbody></table></div>")
+        colours = (PALETTE[0], PALETTE[4])
+        segments, key = [], []
+        for label, hits, others in result.stack:
+            for n, (count, colour, what) in enumerate(((hits, colours[0], result.cards), (others, colours[1], "other cards"))):
+                if count:
+                    segments.append(f'<span style="width:{100 * count / result.size:.3f}%;background:{colour}'
+                                    f'{";border-left:2px solid #fff" if segments else ""}"></span>')
+                    what = "other card" if n == 1 and count == 1 else what
+                    key.append(f'<li><span class="swatch" style="background:{colour}"></span>'
+                               f"{html.escape(label)}: {count} {html.escape(what)}</li>")
+        out.append(f'<figure class="composition"><div class="bar" role="img" aria-label="{html.escape(line)}">'
+                   + "".join(segments) + '</div><figcaption><ul class="key">' + "".join(key) + "</ul></figcaption></figure>")
+    out.append("</section>")
+    return out
+
+
 def _appendices(page: _Page, faces: dict[str, tuple[Face, Face]]) -> list[str]:
     game = page.game
     out = []
@@ -470,7 +510,9 @@ ul.facts{list-style:none;padding:0;margin:0 0 .3rem}ul.facts li{display:inline;m
 p.text{margin:.2rem 0}
 .shared-back{margin:.4rem 0}.shared-back figcaption{color:var(--muted);font-size:.9rem}
 .note{font-style:italic}
-.odds table td:not(:first-child),.odds table th:not(:first-child){text-align:right}
+.odds table{font-size:.85rem}.odds th,.odds td{padding:.2rem .35rem}
+.odds td,.odds thead th{white-space:nowrap;text-align:right}.odds tbody th{font-weight:400}
+figure.composition{margin:.4rem 0 1rem}
 .bar{display:flex;height:1.4rem;border-radius:3px;overflow:hidden;margin:.3rem 0}
 .bar span{display:block;height:100%}
 .key{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.2rem 1rem;font-size:.9rem}
@@ -516,6 +558,7 @@ def render_rulebook_html(game: Game, layouts: LayoutSet, out: Path, memo: Memo |
     page.ids.update({"contents", "almanac", "q", "type", "shown"})
     body = _blocks(PARSE(book_markdown(game)), page)
     faces = card_faces(game, layouts, memo)
+    body += _odds(page)
     body += _appendices(page, faces)
     symbols = "".join(_symbol(name, game.icons[name].svg, game.icons[name].color) for name in sorted(page.icons_used))
     contents = ['<nav id="contents" aria-labelledby="contents-title"><h2 id="contents-title">Contents</h2><ol>']

@@ -123,6 +123,7 @@ CODES: dict[str, Code] = _codes(
     Code("rules-table-too-wide", "rules-compiler", E, "a rules table's unbreakable words are wider than its column or panel (names the table and its line)"),
     Code("rules-sheet-fit", "rules-compiler", I, "the type size and panel fill of the accordion rules sheet (printed by `build`)"),
     Code("rules-internal-text", "rules-compiler", W, "printed rules text speaks to the pack's maintainers (the seed, ERRATA.md, provisional, a raw field name)"),
+    Code("odds-invalid", "rules-compiler", E, "an odds: entry in game.yaml cannot be worked out (unknown stack, a test naming an unknown field, more draws than cards)"),
     Code("chart-too-many-series", "rules-compiler", E, "a composition chart has more series than colours that stay apart in grey"),
     Code("rules-markdown-hazard", "rules-compiler", E, 'a rules line continuing a paragraph would print as a list item or heading ("1 + 1" over "• 2 + 2 Gold")'),
     # new: scaffolding a game pack (cardforge new)
