@@ -198,3 +198,37 @@ def test_the_web_page_without_script_wide_and_printed(browser, all_built):
         assert page.problems == []
     finally:
         context.close()
+
+
+def test_after_a_one_card_edit_the_web_page_draws_one_card(tmp_path, monkeypatch):
+    """rulebook.html's card pictures are kept per card (the rules memo): an edit draws the
+    edited card again, and the page is byte for byte what a build without the memo writes."""
+    import cardforge.export.faces as faces
+    from cardforge.build import Project, compile_game
+    from cardforge.rules.memo import Memo
+    from cardforge.rules.webbook import render_rulebook_html
+    from conftest import make_project
+
+    root = make_project(tmp_path / "project", "gate")
+    memo = Memo(tmp_path / "memo")
+    drawn: list[list[str]] = []
+    real = faces.face_pdf
+    monkeypatch.setattr(faces, "face_pdf", lambda cards, *a, **k: (drawn.append([c.name for c in cards]),
+                                                                   real(cards, *a, **k))[1])
+
+    def page(use_memo: bool) -> bytes:
+        compiled = compile_game(root / "cards" / "gate", Project(root))
+        out = tmp_path / "rulebook.html"
+        render_rulebook_html(compiled.game, compiled.layouts, out, memo=memo if use_memo else None)
+        return out.read_bytes()
+
+    first = page(True)
+    assert len(drawn[-1]) == len({c.id for c in compile_game(root / "cards" / "gate", Project(root)).game.cards})
+    assert page(True) == first and len(drawn) == 1  # nothing drawn again
+    citizens = root / "cards" / "gate" / "citizens.yaml"
+    text = citizens.read_text()
+    name = re.search(r"name: (.+)", text).group(1).strip()
+    citizens.write_text(text.replace(f"name: {name}", f"name: {name} Elder", 1))
+    edited = page(True)
+    assert drawn[-1] == [f"{name} Elder"] and edited != first
+    assert edited == page(False)  # the same bytes as a build that keeps nothing

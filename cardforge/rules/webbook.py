@@ -7,7 +7,7 @@ appendix print the same entries under the same headings as the PDF. One self-con
 file that makes no request outside itself (its Content-Security-Policy forbids any):
 
 * icons inline as SVG (each icon's file once, as a ``<symbol>``; a text icon as its text);
-* every card's front and back as WebP data URIs :data:`CARD_PX` pixels wide, drawn by
+* every card's front and back, at its trim, as WebP data URIs :data:`CARD_PX` pixels wide, drawn by
   :func:`cardforge.export.faces.face_pdf` (the preview's path) and rasterised with PDFium;
   a back that every card of a type shares prints once, at the head of the type's section;
 * a linked contents list, headings with anchors, glossary terms linked from the rules and
@@ -58,6 +58,7 @@ class Face:
     uri: str
     width: int
     height: int
+    radius: str = "0"  # CSS border-radius: the card's cut (rounded corners, a round token)
 
     @property
     def digest(self) -> str:
@@ -113,8 +114,12 @@ class _Inline:
         if icon.text is not None:
             return f'<b class="icon-text" title="{html.escape(icon.label)}">{html.escape(icon.text)}</b>'
         self.page.icons_used.add(name)
-        return (f'<svg class="icon" role="img" aria-label="{html.escape(icon.label)}">'
-                f'<use href="#icon-{html.escape(name)}"/></svg>')
+        svg = f'<use href="#icon-{html.escape(name)}"/>'
+        if icon.badge:  # the number the cards print over the icon ("discard 1")
+            return (f'<span class="badged" role="img" aria-label="{html.escape(icon.label)}"><svg class="icon" '
+                    f'aria-hidden="true">{svg}</svg><span class="badge" aria-hidden="true">{html.escape(icon.badge)}</span></span>')
+        return f'<svg class="icon" role="img" aria-label="{html.escape(icon.label)}">{svg}</svg>'
+
 
     def text(self, raw: str) -> str:
         """Card markup text (``{icon}`` tokens) as HTML, terms linked."""
@@ -255,7 +260,7 @@ def _symbol(name: str, svg: Path, color: str) -> str:
 
 
 def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict[str, tuple[Face, Face]]:
-    """``{card.id: (front, back)}``: every card's faces (trim plus bleed) as WebP data URIs
+    """``{card.id: (front, back)}``: every card's faces (at the trim, no bleed) as WebP data URIs
     :data:`CARD_PX` wide, drawn through :func:`cardforge.export.faces.face_pdf`. With a
     ``memo``, each card's faces are kept under a key of its fields and everything else that
     draws it, so an edit to one card draws one card again."""
@@ -275,7 +280,7 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
     if missing:
         with tempfile.TemporaryDirectory() as tmp:
             pdf = Path(tmp) / "faces.pdf"
-            face_pdf(missing, game, layouts, pdf)
+            face_pdf(missing, game, layouts, pdf, bleed=False)  # the card as cut, as a player holds it
             pages = rasterise(pdf, FACE_DPI)
             for card in missing:
                 pair = []
@@ -290,6 +295,11 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
                 found[card.id] = tuple(_face(data) for data in pair)
         if memo:
             memo.prune_faces()
+    for card in game.cards:
+        layout = layouts.for_card(card)
+        w, h = layout.size
+        radius = "50%" if layout.shape == "circle" else f"{100 * layout.corner / w:.1f}% / {100 * layout.corner / h:.1f}%"
+        found[card.id] = tuple(Face(f.uri, f.width, f.height, radius) for f in found[card.id])
     return found
 
 
@@ -310,7 +320,7 @@ def _face_key(card: Card, game: Game, layouts: LayoutSet) -> str:
         context = context_digest(game.root, folder)
     except OSError:
         context = json.dumps(game.data, sort_keys=True, default=str)
-    return Memo.key("card-face", CARD_PX, FACE_DPI, WEBP_QUALITY, context,
+    return Memo.key("card-face", "trim", CARD_PX, FACE_DPI, WEBP_QUALITY, context,
                     json.dumps([card.type, card.name, card.quantity, card.data], sort_keys=True, default=str))
 
 
@@ -363,10 +373,10 @@ def _card_article(card: Card, page: _Page, faces: tuple[Face, Face] | None, back
         front, back = faces
         out.append('<div class="faces">')
         out.append(f'<img src="{front.uri}" width="{front.width}" height="{front.height}" '
-                   f'alt="{html.escape(card.name)}, front" loading="lazy">')
+                   f'alt="{html.escape(card.name)}, front" loading="lazy" style="border-radius:{front.radius}">')
         if not back_shown:
             out.append(f'<img src="{back.uri}" width="{back.width}" height="{back.height}" '
-                       f'alt="{html.escape(card.name)}, back" loading="lazy">')
+                       f'alt="{html.escape(card.name)}, back" loading="lazy" style="border-radius:{back.radius}">')
         out.append("</div>")
     out.append('<div class="entry">')
     if facts:
@@ -432,7 +442,7 @@ def _appendices(page: _Page, faces: dict[str, tuple[Face, Face]]) -> list[str]:
     out.append("</dl></section>")
     anchor = page.anchor(ICON_LEGEND)
     page.contents.append((0, ICON_LEGEND, anchor))
-    out.append(f'<section><h2 id="{anchor}">{ICON_LEGEND}</h2><ul class="legend">')
+    out.append(f'<section class="icons"><h2 id="{anchor}">{ICON_LEGEND}</h2><ul class="legend">')
     plain = _Inline(page, link_terms=False)
     for name, icon in game.icons.items():
         if icon.legend:
@@ -460,7 +470,8 @@ def _appendices(page: _Page, faces: dict[str, tuple[Face, Face]]) -> list[str]:
         if shared:
             back = faces[cards[0].id][1]
             out.append(f'<figure class="shared-back"><img src="{back.uri}" width="{back.width}" height="{back.height}" '
-                       f'alt="The back of every {html.escape(card_type.label)} card" loading="lazy">'
+                       f'alt="The back of every {html.escape(card_type.label)} card" loading="lazy" '
+                       f'style="border-radius:{back.radius}">'
                        f'<figcaption>The back of every card of this type</figcaption></figure>')
         for card in cards:
             out.append(_card_article(card, page, faces.get(card.id), shared))
@@ -489,6 +500,7 @@ a{color:#1a4f8b}a.term{color:inherit;text-decoration:underline dotted #8d6e63;te
 nav#contents ol{padding-left:1.2rem}nav#contents li{margin:.15rem 0}nav#contents ol ol{font-size:.95rem}
 .icon{width:1.15em;height:1.15em;vertical-align:-.22em;display:inline-block}
 .icon-text{font-weight:700}
+.badged{white-space:nowrap}.badge{font-size:.7em;font-weight:700;vertical-align:-.1em;margin-left:-.15em}
 .table{overflow-x:auto;margin:.6rem 0;max-width:100%}
 table{border-collapse:collapse;font-size:.92rem}
 th,td{border:1px solid var(--line);padding:.25rem .5rem;text-align:left;vertical-align:top}
@@ -496,7 +508,7 @@ th{background:#efebe9}
 dl.glossary dt{font-weight:700;margin-top:.6rem}dl.glossary dd{margin:0 0 0 1rem}
 ul.legend{list-style:none;padding:0;columns:16rem}ul.legend li{margin:.2rem 0;break-inside:avoid}
 .finder{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:center;padding:.6rem;background:#efebe9;
-border-radius:.4rem;margin:.6rem 0;position:sticky;top:0;z-index:1}
+border-radius:.4rem;margin:.6rem 0}
 .finder input,.finder select{font:inherit;padding:.3rem .4rem;min-width:0;max-width:100%}
 .finder input{flex:1 1 10rem}
 .finder output{color:var(--muted);font-size:.9rem;flex-basis:100%}
@@ -517,12 +529,13 @@ figure.composition{margin:.4rem 0 1rem}
 .bar span{display:block;height:100%}
 .key{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.2rem 1rem;font-size:.9rem}
 .swatch{display:inline-block;width:.9em;height:.9em;border-radius:2px;vertical-align:-.1em;margin-right:.3em}
-@media (min-width:40rem){.faces img,.shared-back img{width:180px}}
+@media (min-width:40rem){.faces img,.shared-back img{width:180px}.finder{position:sticky;top:0;z-index:1}}
 @media print{
 body{background:#fff;font-size:10.5pt}.page{max-width:none;padding:0}
 .finder,nav#contents{display:none}
 a{color:inherit;text-decoration:none}
-h2{break-before:page;border-top:0}header+nav+main h2:first-child{break-before:auto}
+h2{break-before:page;border-top:0}main>h2:first-child,section.icons>h2{break-before:auto}
+.bar span,.swatch,th{-webkit-print-color-adjust:exact;print-color-adjust:exact}
 h2,h3,h4{break-after:avoid}
 article.card,tr,.shared-back,figure{break-inside:avoid}
 .faces img,.shared-back img{width:38mm;box-shadow:none;border:0.2mm solid #999}
