@@ -104,7 +104,9 @@ def series_colours(game: Game, stacks: list) -> list[str]:
 
 
 def label(value) -> str:
-    """A data value as a chart label: "city-guard" -> "City guard"."""
+    """A data value as a chart label: "city-guard" -> "City guard"; a number as written ("-3")."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
     text = str(value).replace("-", " ").replace("_", " ")
     return text[:1].upper() + text[1:]
 

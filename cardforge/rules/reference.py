@@ -163,11 +163,11 @@ def odds_story(game: Game, styles: Styles, icons: IconImages, width: float) -> l
     found = odds(game)
     if not found:
         return []
-    story: list = [Heading(ODDS_HEADING, styles.h2, 1, ODDS_HEADING),
-                   Paragraph(ODDS_NOTE, styles.italic)]
-    for result in found:
+    story: list = []
+    for n, result in enumerate(found):
         title = result.title + (DESIGNED if result.designed else "")
-        story.append(KeepTogether([Heading(html.escape(title), styles.h3, 2, title)]
+        head = [Heading(ODDS_HEADING, styles.h2, 1, ODDS_HEADING), Paragraph(ODDS_NOTE, styles.italic)] if n == 0 else []
+        story.append(KeepTogether(head + [Heading(html.escape(title), styles.h3, 2, title)]  # never a heading alone
                                   + flowables(odds_markdown(result), styles, icons, width)
                                   + [composition(result, width), Spacer(1, 3 * MM)]))
     return story
