@@ -111,12 +111,17 @@ class PackFont:
 
 @dataclass
 class CardType:
+    """A card type of game.yaml. ``back`` and ``layout`` are as written: an id, a template
+    or ``{by, values, default}`` choosing one from each card's data (see
+    :mod:`cardforge.templates.choice`); ``layout`` None: the layout named like the type."""
+
     id: str
     label: str
     description: str
-    back: str
+    back: Any
     schema: dict[str, Any]
     source: Source
+    layout: Any = None
 
 
 @dataclass

@@ -85,6 +85,9 @@ CODES: dict[str, Code] = _codes(
     Code("total-mismatch", "counts", E, "a declared total differs from the sum of its parts"),
     # stacks: card types shuffled together face down look alike from behind
     Code("stack-backs-differ", "stacks", E, "card types shuffled into one face-down stack differ in back, size or shape"),
+    Code("back-field-differs", "stacks", E, "a shared back prints a card field that differs between cards of one face-down stack"),
+    Code("back-unknown", "stacks", E, "a card's data chooses no back of the layout file (its type's back: template or by: value)"),
+    Code("layout-unknown", "stacks", E, "a card's data chooses no layout of the layout file (its type's layout: template or by: value)"),
     # components: every listed component is printed by the pack or supplied by the players
     Code("component-unprinted", "components", E, "a component is neither printed by the pack nor marked supply: true"),
     # icons
