@@ -53,7 +53,7 @@ def test_a_back_per_tier_on_the_deck_back_pages_behind_each_front(tmp_path):
     root = tiers(tmp_path)
     status, found = findings(root)
     assert status == 0 and errors(found) == [], found
-    result = run_cli("build", "tiers", "--root", str(root), "--jobs", "1", "--paper", "a4")
+    result = run_cli("build", "tiers", "--root", str(root), "--jobs", "1", "--paper", "a4", "--export", "one-sided")
     assert result.exit_code == 0, result.output
     with pdfplumber.open(root / "output/tiers/deck.pdf") as pdf:
         pages = pdf.pages
@@ -72,6 +72,9 @@ def test_a_back_per_tier_on_the_deck_back_pages_behind_each_front(tmp_path):
                 assert labels[(2 - col, row)] == tier.title(), (col, row, tier, labels)
                 seen[tier] += 1
         assert seen == {"bronze": 5, "silver": 3, "gold": 2}
+        duplex_backs = [cells(page, r"(Bronze|Silver|Gold)") for page in pages[1::2]]
+    with pdfplumber.open(root / "output/tiers/one-sided/deck-backs.pdf") as pdf:  # the same backs, for one-sided printing
+        assert [cells(page, r"(Bronze|Silver|Gold)") for page in pdf.pages] == duplex_backs
 
 
 def test_a_back_reading_a_field_that_differs_inside_its_pile_is_an_error_at_the_template(tmp_path):
@@ -174,3 +177,16 @@ def test_tts_deck_whose_rendered_backs_differ_gets_per_card_backs(tmp_path):
     assert sheet["UniqueBack"] is True and sheet["BackURL"].endswith("-backs.png")
     with Image.open(path.parent / sheet["BackURL"]) as backs, Image.open(path.parent / sheet["FaceURL"]) as faces:
         assert backs.size == faces.size  # a back behind each card of the faces sheet
+
+
+def test_a_component_of_one_tier_counts_only_the_cards_its_where_holds_for(tmp_path):
+    root = tiers(tmp_path)
+    game = root / "cards/tiers/game.yaml"
+    edit(game, "  count: 10\n  card_types: [treasure]\n",
+         "  count: 10\n  card_types: [treasure]\n- {id: gold, name: gold treasures, count: 3, card_types: [treasure], where: \"card.tier == 'gold'\"}\n")
+    status, found = findings(root)
+    (hit,) = errors(found)
+    assert hit["code"] == "count-mismatch" and hit["line"] == line_of(game, "- {id: gold,")
+    assert "counts 3" in hit["message"] and "has 2" in hit["message"]
+    edit(game, "count: 3, card_types", "count: 2, card_types")
+    assert findings(root)[0] == 0

@@ -1,6 +1,7 @@
 """``cardforge new SLUG --from SHEET``: a pack made from a spreadsheet (the tutorial's harvest.csv,
 a designer's sheet with no name column, decks, tiers and kinds, blank rows and a stray cell, as
-CSV and XLSX) checks with no error and builds all four PDFs, whose text holds the cards."""
+CSV and XLSX: one card type with a back per deck) checks with no error and builds all four PDFs,
+whose text holds the cards."""
 from __future__ import annotations
 
 import json
@@ -94,16 +95,26 @@ def test_a_designers_sheet_becomes_a_pack_that_checks_and_builds(tmp_path, kind)
     assert result.exit_code == 0, result.output
     pack = tmp_path / "cards/wilds"
     game = yaml.safe_load((pack / "game.yaml").read_text())
-    assert list(game["card_types"]) == ["forest", "river"]  # from the Deck column
-    props = game["card_types"]["forest"]["schema"]["properties"]
+    # the decks share their fields: one card type, whose back is chosen by the Deck column
+    assert list(game["card_types"]) == ["card"]
+    card = game["card_types"]["card"]
+    assert card["back"] == {"by": "deck", "values": {"Forest": "forest", "River": "river"}}
+    assert {b: (v["face"], v["label"]) for b, v in game["backs"].items()} == {"forest": ("deck", "Forest"),
+                                                                             "river": ("deck", "River")}
+    assert game["stacks"] == [{"id": "decks", "name": "deck", "card_types": ["card"], "by": "deck"}]
+    props = card["schema"]["properties"]
+    assert props["deck"] == {"enum": ["Forest", "River"]}
     assert props["tier"] == {"type": "integer"} and props["power"] == {"type": "number"}
     assert props["kind"] == {"enum": ["Plant", "Beast", "Place"]}  # a few words, each used twice
     assert props["effect"] == {"type": "string"} and props["flavor"] == {"type": "string"}
-    assert "flavor" not in game["card_types"]["forest"]["schema"]["required"]
+    assert "flavor" not in card["schema"]["required"]
     mapping = game["sources"]["wilds.csv"]
-    assert mapping["type_column"] == "Deck" and mapping["skip_rows"] == [10]  # the stray 24
+    assert mapping["type"] == "card" and mapping["skip_rows"] == [10]  # the stray 24
     assert mapping["computed"]["name"].startswith("{{ picture | stem")
-    assert [(c["id"], c["count"]) for c in game["components"]] == [("forest", 6), ("river", 4)]
+    assert [(c["id"], c["count"], c["where"]) for c in game["components"]] == [
+        ("forest", 6, "card.deck == 'Forest'"), ("river", 4, "card.deck == 'River'")]
+    layout = yaml.safe_load((tmp_path / "layouts/wilds.yaml").read_text())
+    assert list(layout["backs"]) == ["deck"]  # one face for both decks
     rows = (pack / "wilds.csv").read_text().splitlines()
     assert rows[4] == "" and rows[9].startswith(",,,,24")  # the workbook's rows keep their numbers
     assert check(tmp_path) == []
@@ -112,6 +123,9 @@ def test_a_designers_sheet_becomes_a_pack_that_checks_and_builds(tmp_path, kind)
         assert name in text["deck"] and name in text["reference"], name
     assert "Forest · Plant" in text["deck"] and "Tier" in text["deck"] and "Gain 1 leaf" in text["deck"]
     assert "old_oak" not in text["deck"]
+    with pdfplumber.open(pack.parent.parent / "output/wilds/deck.pdf") as pdf:  # the backs say their deck
+        backs = "\n".join(page.extract_text() or "" for page in pdf.pages[1::2])  # each fronts page, then its backs
+    assert backs.count("Forest") == 6 and backs.count("River") == 4
 
 
 def test_the_type_column_can_be_chosen_and_a_sheet_without_one_makes_one_type(tmp_path):

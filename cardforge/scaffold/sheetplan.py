@@ -1,8 +1,9 @@
 """What a spreadsheet says about its game, for ``cardforge new SLUG --from SHEET``.
 
 :func:`plan_sheet` reads the rows of the table a pack will keep (its CSV card file) and
-works out the card types (from a type column: ``--type-column``, else one named type, deck,
-kind or category; one type when there is none), the quantity column (copies, quantity,
+works out the card types (from a type column: ``--type-column``, else one named type, kind
+or category; one type when there is none, or when the column is a Deck column: decks whose
+cards share their fields and differ in back are one card type with a back per deck), the quantity column (copies, quantity,
 qty, count, number), the name (a name column, else computed from a column of art file
 names, else from the type and row), each column's field and JSON type (integer, number,
 an enum of a few repeated words, string; optional where a card type has blank cells), the
@@ -20,7 +21,7 @@ from cardforge.sources.mapping import QUANTITY_NAMES, normal
 from cardforge.sources.tables import Table, column_letter
 from cardforge.util.suggest import did_you_mean
 
-TYPE_NAMES = ("type", "deck", "kind", "category")  # a deck (its own back) before a kind
+TYPE_NAMES = ("type", "deck", "kind", "category")  # a deck (its own back: one type, a back per deck) before a kind
 QUANTITY = (*QUANTITY_NAMES, "number")
 NAME_NAMES = ("name", "title", "card_name", "card")
 ART_NAMES = ("picture", "art", "image", "file", "img", "art_file", "artwork", "illustration", "filename", "file_name")
@@ -67,6 +68,8 @@ class SheetPlan:
     words: list[Column]  # enum columns, printed as a line under the name
     text: Column | None
     skip_rows: list[int]
+    deck: Column | None = None  # a Deck column: one card type, a back per deck
+    decks: dict[str, int] = dc_field(default_factory=dict)  # each deck (as written) -> its cards
 
 
 def slug(text: str, fallback: str) -> str:
@@ -143,6 +146,9 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
                                or f"the columns: {', '.join(c.header for c in columns)}")]
     else:
         type_col = next((by_key[n] for n in TYPE_NAMES if n in by_key), None)
+    deck = None
+    if type_column is None and type_col is not None and normal(type_col.header) == "deck":
+        deck, type_col = type_col, None  # decks share their fields and differ in back: one type
     quantity = next((by_key[n] for n in QUANTITY if n in by_key and by_key[n] is not type_col), None)
     name = next((by_key[n] for n in NAME_NAMES if n in by_key and by_key[n] not in (type_col, quantity)), None)
     for column, role in ((type_col, "type"), (quantity, "quantity"), (name, "name")):
@@ -154,6 +160,8 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
             column.field = _field_name(column.header, taken, f"column_{column.letter.lower()}")
             values = [cell(r, column) for r in rows if not _blank(cell(r, column))]
             column.kind, column.enum = _kind(values)
+            if column is deck:
+                column.kind, column.enum = "enum", list(dict.fromkeys(_text(v) for v in values))
     art = next((c for c in columns if not c.role and c.kind == "string" and
                 (normal(c.header) in ART_NAMES or all(IMAGE.search(_text(cell(r, c)))
                                                      for r in rows if not _blank(cell(r, c))))
@@ -163,6 +171,7 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
     skip_rows: list[int] = []
     types: dict[str, CardTypePlan] = {}
     card_rows: list[tuple[int, str]] = []
+    decks: dict[str, int] = {}
     for index, row in enumerate(rows):
         filled = [c for c in row if not _blank(c.value)]
         lone = filled[0] if len(filled) == 1 else None
@@ -179,7 +188,10 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
         plan = types.setdefault(type_id, CardTypePlan(type_id, label))
         plan.rows.append(index)
         count = cell(row, quantity) if quantity is not None else None
-        plan.count += int(_text(count)) if count is not None and _INT.match(_text(count)) else (0 if not _blank(count) else 1)
+        copies = int(_text(count)) if count is not None and _INT.match(_text(count)) else (0 if not _blank(count) else 1)
+        plan.count += copies
+        if deck is not None and not _blank(cell(row, deck)):
+            decks[_text(cell(row, deck))] = decks.get(_text(cell(row, deck)), 0) + copies
         card_rows.append((index, type_id))
     if not types:
         return None, [diag("source-value", "the sheet has no rows of cards below its header", **table.where(table.header[0].row))]
@@ -231,7 +243,7 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
     return SheetPlan(columns=columns, types=types, mapping=mapping, names=names,
                      numbers=[c for c in columns if not c.role and c.kind in ("integer", "number")],
                      words=[c for c in columns if not c.role and c.kind == "enum"],
-                     text=text, skip_rows=skip_rows), []
+                     text=text, skip_rows=skip_rows, deck=deck, decks=decks), []
 
 
 def field_schema(column: Column) -> dict[str, Any]:
