@@ -160,3 +160,48 @@ def test_a_sheet_that_cannot_be_read_is_a_located_diagnostic(tmp_path):
     assert "Traceback" not in result.stderr and not (tmp_path / "cards").exists()
     result = run_cli("new", "broken", "--type-column", "Deck", "--root", str(tmp_path))
     assert result.exit_code == 2 and "--type-column" in result.stderr
+
+
+def _cards(root, slug: str) -> list[tuple]:
+    from cardforge.build import Project, compile_game
+
+    project = Project(root)
+    game = compile_game(project.cards / slug, project).game
+    return [(c.name, c.type, c.quantity, c.data) for c in game.cards]
+
+
+@pytest.mark.parametrize("sheet_name", ["wilds", "harvest"])
+def test_export_cards_writes_the_designers_one_sheet_that_reads_back_as_the_same_cards(tmp_path, sheet_name):
+    if sheet_name == "wilds":
+        sheet = tmp_path / "wilds.csv"
+        write_csv(sheet)
+    else:
+        sheet = REPO / "examples/harvest.csv"
+    root = tmp_path / "project"
+    assert run_cli("new", sheet_name, "--from", str(sheet), "--root", str(root)).exit_code == 0
+    before = _cards(root, sheet_name)
+    out = tmp_path / "export"
+    result = run_cli("export-cards", sheet_name, "--format", "csv", "--out", str(out), "--root", str(root))
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == sorted([f"{sheet_name}.csv", "cards.mapping.yaml"])  # one sheet
+    written = (out / f"{sheet_name}.csv").read_text().splitlines()
+    original = [line for line in sheet.read_text().splitlines() if line.strip(",")]
+    assert written[0] == original[0]  # the designer's column names, in their order (no computed name column)
+    rows = list(__import__("csv").reader(written))
+    copies = rows[0].index("Copies")
+    by_name = {c[0]: c for c in before}
+    assert [r[copies] for r in rows[1:]] == [str(by_name[n][3]["quantity"]) if "quantity" in by_name[n][3] else ""
+                                             for n in by_name]  # the quantity back in its column, blank where it was
+    if sheet_name == "wilds":
+        assert written[1:] == [line for line in original[1:] if not line.startswith(",,,,24")]  # the stray row is not a card
+    # read back: the exported sheet as the pack's card file, with the pack's own mapping
+    (root / f"cards/{sheet_name}/{sheet_name}.csv").write_bytes((out / f"{sheet_name}.csv").read_bytes())
+    assert _cards(root, sheet_name) == before
+    # and imported from a workbook with the mapping written beside it, into a pack without the sheet
+    assert run_cli("export-cards", sheet_name, "--format", "xlsx", "--out", str(out), "--root", str(root)).exit_code == 0
+    (root / f"cards/{sheet_name}/{sheet_name}.csv").unlink()
+    result = run_cli("import", sheet_name, str(out / f"{sheet_name}.xlsx"), "--mapping", str(out / "cards.mapping.yaml"),
+                     "--root", str(root))
+    assert result.exit_code == 0, result.output
+    after = _cards(root, sheet_name)
+    assert [(n, t, q, d) for n, t, q, d in after] == before

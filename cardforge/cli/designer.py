@@ -167,9 +167,11 @@ def export_cards(
 ) -> None:
     """Write GAME's cards as a spreadsheet: a sheet (or CSV file) per card type, a row per card.
 
-    A column per field; lists and mappings as JSON. Beside it, cards.mapping.yaml imports it back
-    unchanged: `cardforge import GAME FILE --mapping cards.mapping.yaml`. Cards are exported as
-    printed (errata are applied when building)."""
+    A column per field; lists and mappings as JSON. A pack whose cards come from one sheet (a CSV
+    card file with its game.yaml `sources:` mapping) gets that one sheet back instead, with its own
+    column names in their order (computed fields left out, the quantity in its column). Beside it,
+    cards.mapping.yaml imports it back unchanged: `cardforge import GAME FILE --mapping
+    cards.mapping.yaml`. Cards are exported as printed (errata are applied when building)."""
     from cardforge.sources.export import export_cards as write
 
     root = root.resolve()
