@@ -205,3 +205,36 @@ def test_export_cards_writes_the_designers_one_sheet_that_reads_back_as_the_same
     assert result.exit_code == 0, result.output
     after = _cards(root, sheet_name)
     assert [(n, t, q, d) for n, t, q, d in after] == before
+
+
+def test_a_sheet_with_repeated_names_emoji_and_camel_case_headers_checks_clean(tmp_path):
+    # a designer's sheet as such sheets are: an id column, a name shared by rows that differ,
+    # costs and effects written with emoji the fonts lack, camelCase headers
+    sheet = tmp_path / "market.csv"
+    sheet.write_text("id,name,costCoins,costDiamonds,effectText,tier,type\n"
+                     "1,Swordsman,8,,⚔️⚔️,1,action\n"
+                     "2,Swordsman,5,2,⚔️⚔️,1,action\n"
+                     "3,Super Miner,8,2,🪙🪙🪙,1,action\n"
+                     "4,Prospector,4,,💎,s,action\n"
+                     "5,Orc,,,-1🪙,4,monster\n"
+                     "6,Orc,,,-2🪙,6,monster\n"
+                     "7,Dragon,,,-3🪙,13,monster\n", encoding="utf-8")
+    result = run_cli("new", "market", "--from", str(sheet), "--root", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    game = yaml.safe_load((tmp_path / "cards/market/game.yaml").read_text())
+    mapping = game["sources"]["market.csv"]
+    assert mapping["columns"]["name"] == "title"  # the sheet's name is what the face prints ...
+    assert "id_2 ~ ')'" in mapping["computed"]["name"]  # ... and the card's name tells repeated ones apart by id
+    assert mapping["icons"] == {"🪙": "coin", "💎": "gem-stone"}  # what the fonts lack; ⚔ they have
+    assert game["icons"]["coin"]["label"] == "Coin" and game["icons"]["coin"]["text"] == "C"
+    assert check(tmp_path) == []  # no card-duplicate, no glyph-missing, no caption overflowing its badge
+    from cardforge.build import Project, compile_game
+
+    cards = {c.name: c for c in compile_game(tmp_path / "cards/market", Project(tmp_path)).game.cards}
+    assert sorted(cards) == ["Dragon", "Orc (5)", "Orc (6)", "Prospector", "Super Miner", "Swordsman (1)", "Swordsman (2)"]
+    assert cards["Orc (5)"].data["effecttext"] == "-1{coin}"  # a symbol after a digit is an icon too
+    assert cards["Super Miner"].data["effecttext"] == "{coin}{coin}{coin}"
+    text = built_text(tmp_path, "market")
+    assert text["deck"].count("Orc") >= 2 and "Orc (5)" not in text["deck"]  # the face prints the sheet's name
+    assert "\U0001FA99" not in text["deck"] and "cost diamonds" in text["deck"]
+    assert "Orc (5)" in text["reference"]  # the almanac names each card apart

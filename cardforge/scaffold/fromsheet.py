@@ -86,7 +86,7 @@ def game_yaml(new: NewGame, plan: SheetPlan, csv_name: str) -> str:
         properties: dict[str, Any] = {"name": {"type": "string"}, "type": {"const": type_id},
                                       "quantity": {"type": "integer", "minimum": 0}}
         for column in plan.columns:
-            if not column.role or column.role == "text":
+            if not column.role or column.role in ("text", "title"):
                 properties[column.field] = field_schema(column)
         back: Any = type_id
         if plan.deck is not None:
@@ -106,7 +106,10 @@ def game_yaml(new: NewGame, plan: SheetPlan, csv_name: str) -> str:
              "# Icons: declare them under `icons:` (`wood: {label: Wood, text: W}` needs no SVG; `svg:` names a",
              "# file of the pack), write `{wood}` in card text, or turn the sheet's words into icons with the",
              "# mapping's `icons: {Wood: wood}`.",
-             "icons: {}\n",
+             *(["# The sheet's symbols that cardforge's fonts cannot print are icons (the mapping turns them into",
+                "# {name} tokens), each printed as a letter until you give it an `svg:` or a font that has it."]
+               if plan.icons else []),
+             _dump({"icons": plan.icons}) if plan.icons else "icons: {}\n",
              *(["# Card types: one per value of the sheet's type column, each field a column, its JSON type",
                 "# read from the values (a field is required when every card of the type fills it)."]
                if plan.deck is None else
@@ -169,6 +172,16 @@ def _backs(new: NewGame, plan: SheetPlan) -> list[str]:
                              for i, v in enumerate(plan.decks)}})]
 
 
+def _caption(header: str) -> str:
+    """A column's name in words under its badge: ``costDiamonds`` -> ``cost diamonds``."""
+    import re
+
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[_\-]+", " ", header).split()
+    if len(words) < 2:
+        return header
+    return " ".join([words[0]] + [w if w.isupper() else w.lower() for w in words[1:]])
+
+
 def _mm(*values: float) -> list[str]:
     return [f"{round(v, 1):g}mm" for v in values]
 
@@ -192,7 +205,7 @@ def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
     m = 4.0
     size = new.card_size if isinstance(new.card_size, str) else _mm(w, h)
     elements: dict[str, Any] = {
-        "title": {"kind": "text", "box": _mm(m, m, w - 2 * m, 9), "field": "name", "font": "serif-bold",
+        "title": {"kind": "text", "box": _mm(m, m, w - 2 * m, 9), "field": plan.title, "font": "serif-bold",
                   "size": "11pt", "min_size": "7pt", "align": "left", "valign": "middle", "color": "#2f4f6f"}}
     first = next(iter(plan.types))
     elements["words"] = {"kind": "text", "box": _mm(m, m + 9, w - 2 * m, 5), "template": _words(plan, plan.types[first].label),
@@ -200,7 +213,7 @@ def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
                          "color": "#555555"}
     text_h = h * 0.33 if plan.text is not None else 0
     badges = plan.numbers[:4]
-    badge_h = 12.0 if badges else 0
+    badge_h = 14.0 if badges else 0
     art_top = m + 15
     art_h = h - art_top - m - text_h - badge_h - 2
     elements["art"] = {"kind": "rect", "box": _mm(m, art_top, w - 2 * m, art_h), "fill": "#e8dcc0", "radius": "2mm"}
@@ -216,8 +229,8 @@ def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
                 "font": "sans-bold", "size": "11pt", "min_size": "7pt", "align": "center", "valign": "middle",
                 "color": "#ffffff", "fill": "#2f4f6f", "radius": "2mm"}
             elements[f"caption_{column.field}"] = {
-                "kind": "text", "box": _mm(x, y + 7.2, bw, 3.6), "template": column.header, "when": when,
-                "font": "sans", "size": "6pt", "min_size": "6pt", "align": "center", "valign": "top", "color": "#555555"}
+                "kind": "text", "box": _mm(x, y + 7.2, bw, 5.6), "template": _caption(column.header), "when": when,
+                "font": "condensed", "size": "6pt", "min_size": "5pt", "align": "center", "valign": "top", "color": "#555555"}
     if plan.text is not None:
         elements["text"] = {"kind": "text", "box": _mm(m, h - m - text_h, w - 2 * m, text_h), "field": plan.text.field,
                             "when": f"card.{plan.text.field} is defined", "size": "9pt", "min_size": "6pt",

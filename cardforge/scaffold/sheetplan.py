@@ -24,6 +24,7 @@ from cardforge.util.suggest import did_you_mean
 TYPE_NAMES = ("type", "deck", "kind", "category")  # a deck (its own back: one type, a back per deck) before a kind
 QUANTITY = (*QUANTITY_NAMES, "number")
 NAME_NAMES = ("name", "title", "card_name", "card")
+ID_NAMES = ("id", "no", "card_id", "card_no", "number", "num")
 ART_NAMES = ("picture", "art", "image", "file", "img", "art_file", "artwork", "illustration", "filename", "file_name")
 TEXT_NAMES = ("text", "rules", "rules_text", "effect", "ability", "description")
 IMAGE = re.compile(r"\.(png|jpe?g|svg|gif|webp|tiff?)$", re.IGNORECASE)
@@ -70,6 +71,8 @@ class SheetPlan:
     skip_rows: list[int]
     deck: Column | None = None  # a Deck column: one card type, a back per deck
     decks: dict[str, int] = dc_field(default_factory=dict)  # each deck (as written) -> its cards
+    title: str = "name"  # the field the card face prints as its name (title when names repeat)
+    icons: dict[str, dict[str, str]] = dc_field(default_factory=dict)  # symbols the fonts lack -> text icons
 
 
 def slug(text: str, fallback: str) -> str:
@@ -176,7 +179,7 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
         filled = [c for c in row if not _blank(c.value)]
         lone = filled[0] if len(filled) == 1 else None
         lone_column = next((c for c in columns if lone is not None and c.index == lone.column - 1), None)
-        if lone is not None and (lone_column is None or lone_column.role not in ("type", "name")) \
+        if lone is not None and (lone_column is None or lone_column.role not in ("type", "name", "title")) \
                 and (name is not None or lone_column is not art):
             skip_rows.append(lone.row)
             continue
@@ -198,8 +201,22 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
 
     # the name: a name column, else the art file's name, else the type and row
     computed: dict[str, str] = {}
+    title = "name"
     if name is not None:
         names = [_text(cell(rows[i], name)) if not _blank(cell(rows[i], name)) else "" for i, _ in card_rows]
+        seen: dict[tuple[str, str], int] = {}
+        for (_, t), n in zip(card_rows, names):
+            seen[(t, n)] = seen.get((t, n), 0) + 1
+        repeated = sorted({n for (_, n), k in seen.items() if k > 1 and n})
+        if repeated:  # rows that differ under one name: the face prints it, the card is told apart by its id or row
+            name.role, name.field, title = "title", _field_name("title", taken, "title"), "title"
+            ident = next((c for c in columns if not c.role and normal(c.header) in ID_NAMES and c.kind == "integer"
+                          and len({_text(cell(r, c)) for r in rows if not _blank(cell(r, c))})
+                          == len([r for r in rows if not _blank(cell(r, c))])), None)
+            suffix = f"' (' ~ {ident.field} ~ ')'" if ident is not None else "' (row ' ~ row ~ ')'"
+            computed["name"] = (f"{{{{ {name.field} }}}}{{{{ {suffix} if {name.field} in {repeated!r} else '' }}}}")
+            names = [f"{n} ({_text(cell(rows[i], ident)) if ident is not None else rows[i][0].row})" if n in repeated else n
+                     for (i, _), n in zip(card_rows, names)]
     else:
         names = [_title(_stem(cell(rows[i], art))) if art is not None and not _blank(cell(rows[i], art)) else ""
                  for i, _ in card_rows]
@@ -212,7 +229,7 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
             names = [f"{types[t].label if type_col is not None else 'Card'} {rows[i][0].row}" for i, t in card_rows]
 
     for plan in types.values():
-        plan.required = ["name", "type"] + [c.field for c in columns if not c.role and
+        plan.required = ["name", "type"] + [c.field for c in columns if (not c.role or c.role == "title") and
                                             all(not _blank(cell(rows[i], c)) for i in plan.rows)]
     strings = [c for c in columns if not c.role and c.kind == "string" and c is not art]
 
@@ -220,7 +237,8 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
         found = [len(_text(cell(r, c))) for r in rows if not _blank(cell(r, c))]
         return sum(found) / len(found) if found else 0
 
-    text = next((c for c in strings if normal(c.header) in TEXT_NAMES), None) or \
+    text = next((c for c in strings if "text" in normal(c.header)), None) or \
+        next((c for c in strings if normal(c.header) in TEXT_NAMES), None) or \
         max((c for c in strings if length(c) >= 12), key=length, default=None)
     if text is not None:
         text.role = "text"
@@ -232,8 +250,14 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
     if quantity is not None and normal(quantity.header) not in QUANTITY_NAMES:
         mapping["quantity"] = quantity.header
     renames = {c.header: c.field for c in columns if not c.role and normal(c.header) != c.field}
-    if name is not None and normal(name.header) != "name":
+    if name is not None and title == "name" and normal(name.header) != "name":
         renames[name.header] = "name"
+    if name is not None and title != "name":
+        renames[name.header] = title
+    icons = symbol_icons([_text(cell(rows[i], c)) for c in columns if c.role in ("", "text", "title") and c.kind == "string"
+                          for i, _ in card_rows if not _blank(cell(rows[i], c))])
+    if icons:
+        mapping["icons"] = {spec["symbol"]: icon for icon, spec in icons.items()}
     if renames:
         mapping["columns"] = renames
     if computed:
@@ -243,7 +267,8 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
     return SheetPlan(columns=columns, types=types, mapping=mapping, names=names,
                      numbers=[c for c in columns if not c.role and c.kind in ("integer", "number")],
                      words=[c for c in columns if not c.role and c.kind == "enum"],
-                     text=text, skip_rows=skip_rows, deck=deck, decks=decks), []
+                     text=text, skip_rows=skip_rows, deck=deck, decks=decks, title=title,
+                     icons={k: {kk: vv for kk, vv in v.items() if kk != "symbol"} for k, v in icons.items()}), []
 
 
 def field_schema(column: Column) -> dict[str, Any]:
@@ -251,3 +276,33 @@ def field_schema(column: Column) -> dict[str, Any]:
     if column.kind == "enum":
         return {"enum": column.enum}
     return {"type": column.kind}
+
+
+_IGNORED = {0x200D, 0x20E3} | set(range(0xFE00, 0xFE10))  # joiners and variation selectors print nothing
+
+
+def symbol_icons(texts: list[str]) -> dict[str, dict[str, str]]:
+    """Text icons for the symbols in ``texts`` that cardforge's fonts cannot print (emoji, say):
+    ``{icon name: {label, text, color, symbol}}``, the name and label from the symbol's Unicode
+    name (``🪙`` -> ``coin``, "Coin"), printed as its label's first letter until the designer
+    draws it (an SVG) or names a font that has it."""
+    import unicodedata
+
+    from cardforge.model.fontmetrics import chars
+
+    printable = chars("sans") & chars("sans-bold")
+    found: dict[str, dict[str, str]] = {}
+    taken: set[str] = set()
+    for text in texts:
+        for ch in text:
+            if ord(ch) in printable or ord(ch) in _IGNORED or ch.isspace() or any(v["symbol"] == ch for v in found.values()):
+                continue
+            label = unicodedata.name(ch, f"symbol {ord(ch):04X}").lower()
+            base = name = slug(label, f"symbol-{ord(ch):04x}")
+            n = 1
+            while name in taken:
+                n += 1
+                name = f"{base}-{n}"
+            taken.add(name)
+            found[name] = {"label": label.capitalize(), "text": label[0].upper(), "color": "#7a5a12", "symbol": ch}
+    return found
