@@ -11,7 +11,7 @@ import pytest
 from cardforge.util.paths import resolve_inside
 from cardforge.util.diagnostics import Diagnostic
 from cardforge.staging import build_lock
-from tests.conftest import FIXTURES, REPO, make_project, run_cli
+from tests.conftest import FIXTURES, REPO, run_cli
 
 
 def mini(tmp_path: Path) -> Path:

@@ -58,7 +58,7 @@ def test_an_edited_icon_file_is_drawn_again(tmp_path):
     icon.write_text(icon.read_text(encoding="utf-8").replace("<svg", "<svg data-edited='1'", 1), encoding="utf-8")
     after = _draw(root, slug, tmp_path / "after.pdf", cache)
     assert "svglib" in after  # that icon's form is drawn from its file again
-    fresh = _draw(root, slug, tmp_path / "fresh.pdf", tmp_path / "empty-cache")
+    _draw(root, slug, tmp_path / "fresh.pdf", tmp_path / "empty-cache")
     assert (tmp_path / "after.pdf").read_bytes() == (tmp_path / "fresh.pdf").read_bytes()
 
 

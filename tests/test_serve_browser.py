@@ -14,8 +14,7 @@ from pathlib import Path
 import pytest
 
 from cardforge.build import Project, compile_game
-from conftest import REPO, make_project
-from serving import serving
+from conftest import REPO
 
 pytestmark = pytest.mark.slow  # starts chromium for each test
 
