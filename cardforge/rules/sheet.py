@@ -12,6 +12,7 @@ for long-edge duplex (each back cell behind its front cell).
 """
 from __future__ import annotations
 
+import html
 import re
 import tempfile
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from cardforge.rules.compose import SIZES, SPARE_KINDS, Plan, compose
 from cardforge.rules.flow import IconImages, Styles
 from cardforge.rules.memo import Memo
 from cardforge.rules.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
-from cardforge.rules.playertext import DESIGNED_NOTE, designed, has_designed, players
+from cardforge.rules.playertext import DESIGNED_NOTE, RULING_NOTE, cites, designed, has_designed, players
 from cardforge.rules.readers import Paragraph
 from cardforge.rules.source import Macros, render_source, source_path, table_source_line
 from cardforge.rules.tables import TableTooWide
@@ -118,7 +119,7 @@ def _marks(canvas, paper, cut: bool, label: str) -> None:
     c.restoreState()
 
 
-def _title(game: Game, styles: Styles) -> list:
+def _title(game: Game, styles: Styles, cited: bool = False) -> list:
     meta = game.meta
     facts = [players(meta)]
     if meta.get("ages"):
@@ -139,6 +140,8 @@ def _title(game: Game, styles: Styles) -> list:
                          else "<b>Rules</b>", styles.subtitle))
     if has_designed(game):
         out.append(Paragraph(f"<font size='{styles.base * 0.85:.2f}'>{DESIGNED_NOTE}</font>", styles.subtitle))
+    if cited:
+        out.append(Paragraph(f"<font size='{styles.base * 0.85:.2f}'>{html.escape(RULING_NOTE)}</font>", styles.subtitle))
     out.append(FrameBreak())
     return out
 
@@ -159,13 +162,14 @@ def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None) -
                    size=size if size in SIZES else None)
     if key is not None and plan.fits:
         memo.put("sheet-size", key, plan.size)
+    plan.cites = cites(markdown) or any(cites(md) for md in spare_md.values())
     return plan
 
 
 def _story(game: Game, plan: Plan) -> list:
     styles = Styles(plan.size)
     styles.title.fontSize, styles.title.leading = plan.size * 2.3, plan.size * 2.6
-    story = _title(game, styles)
+    story = _title(game, styles, plan.cites)
     for n, panel in enumerate(plan.panels):
         story += panel
         if n + 1 < len(plan.panels):

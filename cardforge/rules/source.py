@@ -85,6 +85,8 @@ class Macros:
         """What the pack prints, then what the players supply (``supply: true``) under
         "You also need:", so nobody looks for a die among the printed sheets."""
         def item(c: dict) -> str:
+            if isinstance(c.get("listed"), str):  # the pack's own wording of the line
+                return f"- {c['listed']}"
             per = f" per {c['per']}" if c.get("per") == "player" else ""
             return f"- {c['count']} {c['name']}{per}"
         printed = [item(c) for c in self.game.components if c.get("supply") is not True]
