@@ -18,8 +18,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-DESIGNED = "†"
-DESIGNED_NOTE = "† designed for this edition"
+from cardforge.model import DESIGNED_MARK as DESIGNED  # the one mark of every output, card faces included
+from cardforge.model import DESIGNED_NOTE
 CITATION = re.compile(r"\[[RE]\d+\]")
 RULING_NOTE = "[R1] marks a ruling of this edition where the original rules leave a question open (the rulebook's About this edition lists them)"
 
