@@ -142,6 +142,18 @@ class Macros:
     def icon(self, name: str) -> str:
         return "{" + name + "}"
 
+    def mark(self, cards: Any, *fields: str) -> str:
+        """The designed mark (†) when any of ``cards`` (a card of :meth:`cards_of`, or a list of
+        them) lists any of ``fields`` as ``provisional``, else ''. Write it after a value a
+        rules source prints from card data: ``{{ d.name }}{{ mark(d, 'ability') }}``."""
+        from cardforge.model import DESIGNED_MARK
+
+        for card in cards if isinstance(cards, list) else [cards]:
+            designed = card.get("provisional") if isinstance(card, dict) else None
+            if isinstance(designed, list) and set(fields) & set(designed):
+                return DESIGNED_MARK
+        return ""
+
     def spare_panel(self, kind: str = "notes") -> str:
         """Ask for a spare panel on the rules sheet: "notes", "components" or "turn"."""
         if kind not in ("notes", "components", "turn"):
@@ -150,7 +162,7 @@ class Macros:
 
     def context(self) -> dict[str, Any]:
         names = ["components_list", "setup_steps", "turn_sequence", "game_end", "table", "icon_legend",
-                 "glossary_list", "count", "cards_of", "icon", "n", "spare_panel"]
+                 "glossary_list", "count", "cards_of", "icon", "mark", "n", "spare_panel"]
         ctx: dict[str, Any] = {n: getattr(self, n) for n in names}
         ctx.update(game=self.data, components={c["id"]: c for c in self.game.components},
                    title=self.game.title)
