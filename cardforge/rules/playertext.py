@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from cardforge.model import DESIGNED_MARK as DESIGNED  # the one mark of every output, card faces included
-from cardforge.model import DESIGNED_NOTE
+from cardforge.model import DESIGNED_NOTE  # noqa: F401  (the rules documents import it from here)
+
 CITATION = re.compile(r"\[[RE]\d+\]")
 RULING_NOTE = "[R1] marks a ruling of this edition where the original rules leave a question open (the rulebook's About this edition lists them)"
 
