@@ -5,8 +5,9 @@ The link is an id. ERRATA.md gives an entry that the print must carry a bold tag
 contradictory, or its reading of them) or ``**Erratum E1**`` (a correction). The
 player-facing sources cite it by the id in square brackets, ``[R3]``, beside the rule they
 print: rulebook.md, sheet.md, a game.yaml string the rules print (setup, turn, end, tables,
-glossary...) or a card's field. The rulebook's "About this edition" section lists every
-id with its wording, so a citation always leads somewhere.
+glossary...) or a card field (not its ``note``, ``source`` or ``provisional``). The
+rulebook's "About this edition" section lists every id with its wording, so a citation
+always leads somewhere.
 
 Codes:
 
@@ -35,6 +36,7 @@ CITE = re.compile(r"\[([RE]\d+)\]")
 COMMENT = re.compile(r"<!--.*?-->|\{#.*?#\}", re.S)
 ABOUT = re.compile(r"^#{1,6}\s+About this edition\s*$", re.M | re.I)
 HEADING = re.compile(r"^#{1,6}\s", re.M)
+UNPRINTED = {"note", "source", "provisional", "also_printed"}  # card fields kept for the pack's readers, never printed
 
 
 def tags(text: str) -> dict[str, int]:
@@ -95,7 +97,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             line, col = game.source.lines.in_string(where, text, match.start())
             cited.setdefault(match.group(1), []).append((game.source.file, line, col))
     for card in game.cards:
-        for text in _strings(card.data):
+        for text in _strings({k: v for k, v in card.data.items() if k not in UNPRINTED}):
             for match in CITE.finditer(text):
                 cited.setdefault(match.group(1), []).append((card.source.file, card.source.line(), 0))
     found = []

@@ -13,8 +13,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardforge.model import DESIGNED_NOTE
-
 if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOptions alone stays light
     from reportlab.pdfgen.canvas import Canvas
 
@@ -159,6 +157,8 @@ def plan(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Unit]:
             boards[key] = tiles.plan(options.paper, key[0], options.orientation)
     sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items() if key in sheets)
     sides = 2 if options.sides == "both" else 1
+    from cardforge.model import DESIGNED_NOTE
+
     designed = any(card.provisional for card in game.cards)  # a face may print a † (cardforge.elements.text)
     units, sheet_no = [], 0
     for key, cards in groups.items():
@@ -207,6 +207,8 @@ class _Drawer:
             sides.append((True, f"{unit.label} · fronts"))
         if options.sides in ("both", "backs"):
             turn = "duplex" if options.sides == "both" else "turn"
+            from cardforge.model import DESIGNED_NOTE
+
             label = unit.label.replace(f" · {DESIGNED_NOTE}", "") if sides else unit.label  # the note once
             sides.append((False, f"{label} · backs ({options.flip}-edge {turn})"))
         for front, label in sides:

@@ -54,7 +54,6 @@ class Plan:
     section: str = ""  # when the text does not fit: the first section past the last panel
     spare_too_tall: str = ""  # when a spare panel does not fit: its kind, and the panels it would need
     spare_need: int = 0
-    cites: bool = False  # the sheet cites a ruling ("[R3]"): its title panel explains the mark
 
 
 class Sheet:

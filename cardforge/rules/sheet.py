@@ -12,7 +12,6 @@ for long-edge duplex (each back cell behind its front cell).
 """
 from __future__ import annotations
 
-import html
 import re
 import tempfile
 from dataclasses import dataclass
@@ -119,7 +118,7 @@ def _marks(canvas, paper, cut: bool, label: str) -> None:
     c.restoreState()
 
 
-def _title(game: Game, styles: Styles, cited: bool = False) -> list:
+def _title(game: Game, styles: Styles) -> list:
     meta = game.meta
     facts = [players(meta)]
     if meta.get("ages"):
@@ -140,8 +139,6 @@ def _title(game: Game, styles: Styles, cited: bool = False) -> list:
                          else "<b>Rules</b>", styles.subtitle))
     if has_designed(game):
         out.append(Paragraph(f"<font size='{styles.base * 0.85:.2f}'>{DESIGNED_NOTE}</font>", styles.subtitle))
-    if cited:
-        out.append(Paragraph(f"<font size='{styles.base * 0.85:.2f}'>{html.escape(RULING_NOTE)}</font>", styles.subtitle))
     out.append(FrameBreak())
     return out
 
@@ -151,6 +148,8 @@ def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None) -
     spares = SPARE.findall(markdown)
     macros = Macros(game)
     spare_md = {"components": macros.components_list(), "turn": macros.turn_sequence()}
+    if cites(markdown) or any(cites(md) for md in spare_md.values()):  # the mark explained once, fitted with the rules
+        markdown = markdown.rstrip() + f"\n\n*{RULING_NOTE}.*\n"
     text, panels = SPARE.sub("", markdown), len(READING_ORDER) - 1
     key = size = None
     if memo is not None:  # the size is a function of exactly these (and of cardforge's version)
@@ -162,14 +161,13 @@ def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None) -
                    size=size if size in SIZES else None)
     if key is not None and plan.fits:
         memo.put("sheet-size", key, plan.size)
-    plan.cites = cites(markdown) or any(cites(md) for md in spare_md.values())
     return plan
 
 
 def _story(game: Game, plan: Plan) -> list:
     styles = Styles(plan.size)
     styles.title.fontSize, styles.title.leading = plan.size * 2.3, plan.size * 2.6
-    story = _title(game, styles, plan.cites)
+    story = _title(game, styles)
     for n, panel in enumerate(plan.panels):
         story += panel
         if n + 1 < len(plan.panels):
