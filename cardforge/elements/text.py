@@ -63,7 +63,8 @@ def _icons_vary(el: Element) -> bool:
 
 KIND = register(Kind(
     "text", "card markup (see [markup.md](markup.md)) from `field` or `template`, fitted into the box: the type "
-            "shrinks from `size` to `min_size`, and `text-overflow` reports what still does not fit",
+            "shrinks from `size` to `min_size`, and `text-overflow` reports what still does not fit; a value the card "
+            "lists as `provisional` (its `field`, or a `card.FIELD` the template prints) ends in †",
     keys=(FIELD, TEMPLATE, FONT, SIZE, MIN_SIZE, LEADING, COLOR, ALIGN, VALIGN, ICON_SCALE, ICON_COLOR,
           enum("rotate", [0, 90, 180, 270], 0, "turn the text, in degrees"),
           enum("role", ["title", "body", "other"], None,
