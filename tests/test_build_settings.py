@@ -96,3 +96,27 @@ def test_a_pack_in_draft_builds_with_placeholders_from_its_own_setting(tmp_path)
     result = run_cli("build", "--root", str(root))
     assert result.exit_code == 0, result.stderr
     assert "warning[image-missing]" in result.stderr
+
+
+def test_serve_draws_a_draft_packs_faces_with_placeholders_and_calls_missing_art_a_warning(tmp_path):
+    from cardforge.build import BuildSettings, Project
+    from cardforge.serve.state import Workspace
+
+    root = mini(tmp_path, build="{draft: true}")
+    _missing_art(root)
+    for settings, status in ((BuildSettings.of(), "building"), (BuildSettings.of(draft=True), "building")):
+        space = Workspace(Project(root), ["mini"], options=settings)
+        space.check("mini")  # what the worker thread does after a save: check, then draw the faces
+        state = space.games["mini"]
+        codes = {(p.diagnostic.code, str(p.diagnostic.severity)) for p in state.problems}
+        assert ("image-missing", "warning") in codes and ("image-missing", "error") not in codes
+        assert state.status == status and state.snapshot and all(c.front and c.back for c in state.snapshot.cards)
+        space.builder.close()
+    root = mini(tmp_path, "final")  # not a draft: missing art stays an error, and no faces are drawn
+    _missing_art(root)
+    space = Workspace(Project(root), ["mini"], options=BuildSettings.of())
+    space.check("mini")
+    state = space.games["mini"]
+    assert state.status == "errors" and ("image-missing", "error") in {
+        (p.diagnostic.code, str(p.diagnostic.severity)) for p in state.problems}
+    space.builder.close()

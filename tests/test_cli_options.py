@@ -20,7 +20,7 @@ FLAGS = ["--paper", "a4", "--flip", "short", "--gutter", "4", "--fit", "marks", 
 def captured(monkeypatch):
     """The options each command hands to what it runs (nothing is built or served)."""
     import cardforge.serve
-    import cardforge.watch  # noqa: F401 - imported before build_games is replaced: it keeps the real one
+    import cardforge.watch  # noqa: F401  (imported before build_games is replaced: it keeps the real one)
 
     seen: dict[str, object] = {}
 

@@ -65,3 +65,28 @@ def test_a4_reference(tmp_path):
     assert run_cli("build", "gate", "--paper", "a4", "--root", str(root)).exit_code == 0
     with pdfplumber.open(root / "output/gate/reference.pdf") as pdf:
         assert (round(pdf.pages[0].width), round(pdf.pages[0].height)) == (595, 842)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_short_helper_sheet_is_set_large_for_its_page_and_a_long_one_still_fits_it(tmp_path, paper):
+    import shutil
+
+    from tests.conftest import FIXTURES
+
+    short = tmp_path / "short"
+    shutil.copytree(FIXTURES / "tiers", short)  # a starter pack: two turn steps and an end
+    long = make_project(tmp_path / "long", "gate")
+    for root, slug in ((short, "tiers"), (long, "gate")):
+        result = run_cli("build", slug, "--root", str(root), "--jobs", "1", "--paper", paper)
+        assert result.exit_code == 0, result.output
+        with pdfplumber.open(root / "output" / slug / "reference.pdf") as pdf:
+            page = pdf.pages[0]
+            assert page.extract_text().startswith(f"{'Tiers' if slug == 'tiers' else 'Gate'} · helper")
+            body = [c for c in page.chars if c["top"] < page.height - 40]  # not the footer
+            sizes = {round(c["size"], 1) for c in body if "Bold" not in c["fontname"] and "Serif" not in c["fontname"]}
+            assert "Card almanac" in pdf.pages[1].extract_text()  # the helper sheet is one page
+            if slug == "tiers":
+                assert max(sizes) == 14.0  # the largest type: it fills more of its page than at 9 pt
+            else:
+                assert 6.0 <= max(sizes) <= 14.0
+                assert max(c["bottom"] for c in body) > 0.6 * page.height  # a full sheet fills its page

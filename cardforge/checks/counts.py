@@ -1,7 +1,9 @@
 """Counts: the component list against the card database, declared totals against parts.
 
 Codes: ``count-mismatch`` (error) when a component that names ``card_types`` does not
-have as many cards (sum of quantities) as its ``count``; ``total-mismatch`` (error) when a
+have as many cards (sum of quantities) as its ``count`` (with ``where:``, a sandboxed
+expression over ``card``, only the cards of those types it holds for: a deck of one type's
+cards, ``where: "card.deck == 'Forest'"``); ``total-mismatch`` (error) when a
 component with ``parts: [component ids]`` does not count the sum of its parts' counts.
 Both are placed on the component's ``count`` line in game.yaml.
 """
@@ -24,7 +26,11 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             if unknown:
                 found.append(diag("ref-unknown", f"component {component['id']!r} names card types that do not exist: "
                                   f"{', '.join(unknown)}", **where))
-            actual = game.total(*types)
+            actual, failed = _counted(game, types, component.get("where"))
+            if failed:
+                found.append(diag("rule-invalid", f"component {component['id']!r}: its `where:` fails: {failed}",
+                                  file=src.file, line=src.line("components", i, "where")))
+                continue
             if actual != component["count"]:
                 found.append(diag("count-mismatch",
                                   f"component {component['name']!r} counts {component['count']} but the database has "
@@ -43,3 +49,23 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                                   f"component {component['name']!r} declares {component['count']} but its parts add up "
                                   f"to {total} ({listing})", **where))
     return found
+
+
+def _counted(game: Game, types: list[str], where: str | None) -> tuple[int, str]:
+    """The cards of ``types`` (sum of quantities) for which ``where`` holds, and what went
+    wrong evaluating it ('' when nothing did)."""
+    if not where:
+        return game.total(*types), ""
+    from cardforge import templates
+
+    try:
+        test = templates.expression(where)
+        total = 0
+        for card in game.cards_of(*types):
+            data = dict(card.data)
+            data.setdefault("quantity", card.quantity)
+            if templates.evaluate(lambda: bool(test(card=data, game=game.data))):
+                total += card.quantity
+        return total, ""
+    except Exception as exc:  # noqa: BLE001 - a template error of the pack's, reported at its line
+        return 0, str(exc)

@@ -24,6 +24,7 @@ from cardforge.model import Card, Game
 from cardforge.templates import context as memo
 from cardforge.resolve.face import back_face
 from cardforge.util.suggest import did_you_mean
+from cardforge.templates.choice import back_of
 
 COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -40,18 +41,18 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         return []
     found: dict[tuple, Diagnostic] = {}
     for card in game.cards:
-        layout = layouts.by_type.get(card.type)
-        if layout is None:
+        if card.type not in layouts.by_type:
             continue
+        layout = layouts.for_card(card)
         where = ("layouts", layout.name)
         faces = [(layout.front, common.front(card, game), where)]
-        back_id = game.card_types[card.type].back
+        back_id = back_of(card, game)
         try:
             back = back_face(card, game, layouts)
         except KeyError:
             back = None  # a missing back is layout-missing, reported by loading
         if back is not None:
-            faces.append((back, common.back(card, game), where + ("back",) if back_id == "own" else ("backs", back_id)))
+            faces.append((back, common.back(card, game), where + ("back",) if back_id == "own" else ("backs", layouts.back_name(back_id))))
         for face, ctx, path in faces:
             _face(face, ctx, card, game, layouts, found, _key_line(layouts, path))
     return list(found.values())

@@ -40,6 +40,7 @@ from cardforge.templates import context as memo
 from cardforge.templates.budget import BudgetExceeded
 from cardforge.util.diagnostics import Diagnostic, diag, display_path
 from cardforge.util.markup import icons_in
+from cardforge.templates.choice import back_of
 
 BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
 NOT_PRINTED = {"schema_defs", "rules", "sources", "fonts"}  # game.yaml keys whose strings no PDF prints
@@ -149,8 +150,8 @@ def _icon_elements(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         if layout is None:
             continue
         sides = [(layout.front, lambda: common.front(card, game))]
-        back_id = game.card_types[card.type].back
-        back = layout.back if back_id == "own" else layouts.backs.get(back_id)
+        back_id = back_of(card, game)
+        back = layout.back if back_id == "own" else layouts.back(back_id)
         if back is not None:
             sides.append((back, lambda: common.back(card, game)))
         for face, context in sides:

@@ -18,6 +18,7 @@ from cardforge.templates.budget import BudgetExceeded
 from cardforge.templates import TemplateFailure
 from cardforge.model import Game
 from cardforge.templates import context as memo
+from cardforge.templates.choice import back_of
 
 
 def _face_icons(face: Face, ctx: dict, used: set[str], coloured: set[str]) -> None:
@@ -48,7 +49,8 @@ def drawn(game: Game, layouts: LayoutSet | None) -> tuple[set[str], set[str]]:
         if layout is None:
             continue
         _face_icons(layout.front, common.front(card, game), used, coloured)
-        back = layout.back if game.card_types[card.type].back == "own" else layouts.backs.get(game.card_types[card.type].back)
+        back_id = back_of(card, game)
+        back = layout.back if back_id == "own" else layouts.back(back_id)
         if back is not None:
             _face_icons(back, common.back(card, game), used, coloured)
     return used, coloured

@@ -22,6 +22,7 @@ from cardforge.model import Game
 from cardforge.resolve import face as card_render
 from cardforge.resolve.face import back_face
 from cardforge.util.units import to_mm
+from cardforge.templates.choice import back_of
 
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
@@ -30,8 +31,8 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     found = []
     shared_seen: set[str] = set()
     for card in game.cards:
-        back_id = game.card_types[card.type].back if card.type in game.card_types else "own"
-        if back_id != "own" and back_id not in shared_seen and back_id in layouts.backs:
+        back_id = back_of(card, game) if card.type in game.card_types else "own"
+        if back_id != "own" and back_id not in shared_seen and layouts.back(back_id) is not None:
             shared_seen.add(back_id)
             found += _shared_back(card, back_id, game, layouts)
         if card.type not in layouts.by_type:
@@ -40,7 +41,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         ctx = common.front(card, game)
         faces = [("front", layout.front, ctx)]
         back = back_face(card, game, layouts)
-        if back is not None and game.card_types[card.type].back == "own":
+        if back is not None and back_id == "own":
             faces.append(("back", back, ctx))
         for side, face, face_ctx in faces:
             try:
@@ -103,7 +104,7 @@ def _shared_back(card, back_id: str, game: Game, layouts: LayoutSet) -> list[Dia
     """``text-overflow`` of a shared back, placed on the element's line in the layout file."""
     found = []
     try:
-        fits = card_render.fit_face(layouts.backs[back_id], common.back(card, game), game)
+        fits = card_render.fit_face(layouts.back(back_id), common.back(card, game), game)
     except (TemplateError, TemplateFailure, BudgetExceeded):
         return []  # reported by the faces family, at the element's line
     for fitted in fits:

@@ -1,8 +1,12 @@
 """Tabletop Simulator export: deck sheets, back images and saved objects that TTS loads.
 
-Cards are grouped as they are played: cards that share a back form one deck (a type that
-prints its own back, such as victory cards or double-sided tokens, is a group of its own),
-split further by trim size and shape. Each group becomes one saved object, written as TTS
+Cards are grouped as they are played: cards that share a back form one deck (the back
+each card prints, which its card type may choose from the card's data, such as a back per
+tier; a type that prints its own back, such as victory cards or double-sided tokens, is a
+group of its own), split further by trim size and shape. A deck whose cards' backs, as
+rendered, all look alike has one back image (``UniqueBack: false``); one whose backs differ
+(its own backs, or a shared back printing the card's fields) has per-card backs: a backs
+sheet behind the faces sheet and ``UniqueBack: true``. Each group becomes one saved object, written as TTS
 itself writes them:
 
 - a group of one physical card is a ``Card`` with its ``CardID`` and ``CustomDeck``;
@@ -38,6 +42,7 @@ from PIL import Image
 from cardforge.export.faces import face_pdf, rasterise
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game, slugify
+from cardforge.templates.choice import back_of
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1
@@ -80,11 +85,12 @@ def scale(size: tuple[float, float], shape: str) -> tuple[float, float]:
 
 
 def groups(game: Game, layouts: LayoutSet) -> dict[str, list[Card]]:
-    """Unique cards grouped as played: by back (own-back types alone), size and shape."""
+    """Unique cards grouped as played: by the back each prints (chosen by its card type,
+    maybe from its data; own-back types alone), size and shape."""
     found: dict[tuple, list[Card]] = {}
     for card in game.cards:
         layout = layouts.for_card(card)
-        back = game.card_types[card.type].back
+        back = back_of(card, game) or card.type
         found.setdefault((card.type if back == "own" else back, layout.size, layout.shape), []).append(card)
     names: dict[str, list[Card]] = {}
     for (name, size, shape), cards in found.items():
@@ -112,8 +118,11 @@ def export_tts(game: Game, layouts: LayoutSet, folder: Path, url_base: str | Non
     for g, (name, cards) in enumerate(groups(game, layouts).items()):
         layout = layouts.for_card(cards[0])
         size, shape = layout.size, layout.shape
-        unique_back = len({(game.card_types[c.type].back, c.type if game.card_types[c.type].back == "own" else "")
-                           for c in cards}) > 1 or game.card_types[cards[0].type].back == "own"
+        # every card's back as rendered: a group whose backs differ (its own backs, or a shared
+        # back that prints the card's fields) gets per-card backs; otherwise one back image
+        drawn = [_faces(cards[start:start + PER_SHEET], game, layouts, size, card_pixels(size, *grid_for(len(cards[start:start + PER_SHEET]))))
+                 for start in range(0, len(cards), PER_SHEET)]
+        unique_back = len({b.tobytes() for _, backs in drawn for b in backs}) > 1
         sx, sz = scale(size, shape)
         sideways = size[0] > size[1]
         deck_ids, contained = [], []
@@ -121,7 +130,7 @@ def export_tts(game: Game, layouts: LayoutSet, folder: Path, url_base: str | Non
             batch = cards[start:start + PER_SHEET]
             cols, rows = grid_for(len(batch))
             cell = card_pixels(size, cols, rows)
-            fronts, backs = _faces(batch, game, layouts, size, cell)
+            fronts, backs = drawn[s - 1]
             stem = f"{game.slug}-{name}" + (f"-{s}" if len(cards) > PER_SHEET else "")
             face_path = folder / f"{stem}-faces.png"
             _sheet(fronts, cols, rows, cell, backs[0]).save(face_path)

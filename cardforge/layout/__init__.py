@@ -22,6 +22,8 @@ from cardforge.model import Card, Game, Source
 from cardforge.sources.packfonts import font_keys
 from cardforge.model.typefaces import FONTS
 from cardforge.schema import validate
+from cardforge.templates import choice
+from cardforge.util.suggest import did_you_mean
 from cardforge.util.units import parse_length
 
 # Trim sizes (width, height) in mm. Poker is 2.5 x 3.5 in exactly.
@@ -80,18 +82,58 @@ class LayoutSet:
     source: Source | None = None  # the layout file's line map (for checks that place findings)
     data: dict = field(default_factory=dict)  # the layout file as written (before extends)
     fonts: dict[str, str] = field(default_factory=dict)  # font names layouts may use -> font keys
-    _per_card: dict[int, Layout] = field(default_factory=dict, repr=False)
+    named: dict[str, Layout] = field(default_factory=dict)  # every layout of the file, by name
+    # card types whose layout the card's data chooses -> game.yaml `layout:` (templates.choice)
+    chosen: dict[str, Any] = field(default_factory=dict)
+    game_data: dict = field(default_factory=dict, repr=False)
+    _per_card: dict[int, tuple[Card, Layout]] = field(default_factory=dict, repr=False)
+
+    def back(self, back_id: str) -> Face | None:
+        """The face printed for the shared back ``back_id``: the layout file's ``backs:``
+        entry of that id, else the one its game.yaml entry names with ``face:`` (several
+        backs, such as one per tier, printing one face with their own title and colours)."""
+        face = self.backs.get(back_id)
+        if face is None:
+            entry = (self.game_data.get("backs") or {}).get(back_id)
+            if isinstance(entry, dict) and isinstance(entry.get("face"), str):
+                face = self.backs.get(entry["face"])
+        return face
+
+    def back_name(self, back_id: str) -> str:
+        """The name under the layout file's ``backs:`` of the face ``back_id`` prints."""
+        if back_id in self.backs:
+            return back_id
+        entry = (self.game_data.get("backs") or {}).get(back_id)
+        return entry["face"] if isinstance(entry, dict) and isinstance(entry.get("face"), str) else back_id
+
+    def back_ids(self) -> set[str]:
+        """Every id a card type may print as its shared back (see :meth:`back`)."""
+        return set(self.backs) | {b for b in self.game_data.get("backs") or {} if self.back(b) is not None}
+
+    def name_for(self, card: Card) -> str:
+        """The name of the layout ``card`` prints with (before its own ``layout:`` keys): the
+        one its card type's ``layout:`` chooses, else the layout named like its type."""
+        spec = self.chosen.get(card.type)
+        if spec is None:
+            return card.type
+        name = choice.chosen(spec, card, self.game_data)
+        return name if name in self.named else card.type
 
     def for_card(self, card: Card) -> Layout:
-        """The layout ``card`` prints with: its type's, with the card's own ``layout:`` keys
-        merged over it (one-offs; see :func:`card_layout`)."""
-        if not isinstance(card.data.get("layout"), dict):
+        """The layout ``card`` prints with: its type's (or the one its data chooses), with the
+        card's own ``layout:`` keys merged over it (one-offs; see :func:`card_layout`)."""
+        own = isinstance(card.data.get("layout"), dict)
+        if not own and card.type not in self.chosen:
             return self.by_type[card.type]
         key = id(card)
-        if key not in self._per_card:
-            layout, _ = card_layout(card, self)
-            self._per_card[key] = layout or self.by_type[card.type]
-        return self._per_card[key]
+        kept = self._per_card.get(key)
+        if kept is None or kept[0] is not card:
+            name = self.name_for(card)
+            layout = self.named.get(name) or self.by_type[card.type]
+            if own:
+                layout = card_layout(card, self)[0] or layout
+            kept = self._per_card[key] = (card, layout)
+        return kept[1]
 
 
 @lru_cache(maxsize=None)
@@ -114,11 +156,12 @@ def card_layout(card: Card, layouts: "LayoutSet") -> tuple[Layout | None, list[D
     where = Source(card.source.file, card.source.lines, card.source.path + ("layout",))
     problems = validate(override, _override_validator(), where, code="layout-invalid",
                         subject=f"{card.type} card {card.name!r}: layout")
-    if problems or card.type not in layouts.raw or layouts.source is None:
+    name = layouts.name_for(card)
+    if problems or name not in layouts.raw or layouts.source is None:
         return None, problems
-    merged = _deep_merge(layouts.raw[card.type], override)
-    origin = layouts.origins.get(card.type) or {"elements": {}, "back": {}}
-    layout, more = _resolve(card.type, merged, origin, layouts.sizes, layouts.source, layouts.fonts)
+    merged = _deep_merge(layouts.raw[name], override)
+    origin = layouts.origins.get(name) or {"elements": {}, "back": {}}
+    layout, more = _resolve(name, merged, origin, layouts.sizes, layouts.source, layouts.fonts)
     for d in more:  # place them on the card, which made the change
         problems.append(replace(d, file=card.source.file, line=card.source.line("layout"),
                                 message=f"{card.type} card {card.name!r}: {d.message}"))
@@ -179,8 +222,29 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
         result.origins[name] = origin
         layout, layout_problems = _resolve(name, merged, origin, sizes, source, result.fonts)
         problems += layout_problems
+        if layout:
+            result.named[name] = layout
         if layout and name in game.card_types:
             result.by_type[name] = layout
+    result.game_data = game.data
+    for type_id, card_type in game.card_types.items():
+        if card_type.layout is None:
+            continue
+        if not choice.is_data_chosen(card_type.layout):
+            if card_type.layout in result.named:
+                result.by_type[type_id] = result.named[card_type.layout]
+            elif card_type.layout not in raw:
+                problems.append(diag("layout-missing", f"card type {type_id!r} prints with the layout {card_type.layout!r}, which {source.file} does not define under `layouts:`",
+                                     file=game.source.file, line=game.source.line("card_types", type_id, "layout"),
+                                     hint=did_you_mean(card_type.layout, raw)))
+            continue
+        result.chosen[type_id] = card_type.layout
+        if type_id not in result.by_type:  # its cards' layouts stand for the type (sizes, stacks)
+            names = [n for n in choice.possible(card_type.layout) if n in result.named]
+            names += [choice.chosen(card_type.layout, c, game.data) for c in game.cards if c.type == type_id]
+            first = next((n for n in names if n in result.named), None)
+            if first is not None:
+                result.by_type[type_id] = result.named[first]
     for back_id, face in (data.get("backs") or {}).items():
         resolved, face_problems = _face(face, source, ("backs", back_id), fonts=result.fonts)
         problems += face_problems
@@ -193,11 +257,17 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
                                  file=source.file, line=1, hint=f"add `layouts: {{{type_id}: ...}}`"))
             continue
         back = card_type.back
-        if back == "own":
+        if choice.is_data_chosen(back):  # each id it lists; what a template gives is checked per card (back-unknown)
+            for listed in choice.possible(back):
+                if listed != "own" and result.back(listed) is None:
+                    problems.append(diag("layout-missing", f"card type {type_id!r} chooses the back {listed!r} by its cards' data, which {source.file} does not define under `backs:`",
+                                         file=game.source.file, line=game.source.line("card_types", type_id, "back"),
+                                         hint=did_you_mean(listed, result.back_ids())))
+        elif back == "own":
             if result.by_type[type_id].back is None:
                 problems.append(diag("layout-missing", f"card type {type_id!r} prints its own back but its layout has no `back:`",
                                      file=source.file, line=source.line("layouts", type_id)))
-        elif back not in result.backs:
+        elif result.back(back) is None:
             problems.append(diag("layout-missing", f"card type {type_id!r} uses the back {back!r}, which {source.file} does not define under `backs:`",
                                  file=source.file, line=1))
     return (None if any(d.severity >= 2 for d in problems) else result), problems

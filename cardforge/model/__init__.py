@@ -58,6 +58,10 @@ class Card:
         return list(value) if isinstance(value, list) else []
 
 
+DESIGNED_MARK = "†"  # follows a designed value (a field the card lists as `provisional`) wherever it prints
+DESIGNED_NOTE = "† designed for this edition"  # the mark explained, once on each document that prints it
+
+
 @dataclass
 class Icon:
     """An icon of the game's legend: drawn from ``svg`` (absolute path) or as ``text``."""
@@ -111,12 +115,17 @@ class PackFont:
 
 @dataclass
 class CardType:
+    """A card type of game.yaml. ``back`` and ``layout`` are as written: an id, a template
+    or ``{by, values, default}`` choosing one from each card's data (see
+    :mod:`cardforge.templates.choice`); ``layout`` None: the layout named like the type."""
+
     id: str
     label: str
     description: str
-    back: str
+    back: Any
     schema: dict[str, Any]
     source: Source
+    layout: Any = None
 
 
 @dataclass

@@ -18,9 +18,14 @@ from cardforge.elements import Element, kind_of
 from cardforge.elements.text import markup
 from cardforge.model import Card, Game
 from cardforge.resolve import repeat, text
+from cardforge.templates.choice import back_of
+
+from cardforge.layout import Face
 
 if TYPE_CHECKING:
-    from cardforge.layout import Face, LayoutSet
+    from cardforge.layout import LayoutSet
+
+_BLANK = Face()
 
 
 def context(card: Card | None, game: Game) -> dict[str, Any]:
@@ -122,18 +127,22 @@ def copies(el: Element, ctx: dict[str, Any]) -> list[repeat.Copy]:
 
 
 def back_face(card: Card, game: Game, layouts: LayoutSet) -> Face:
-    """The face printed on the back of ``card``: its layout's own back or the shared back."""
-    back_id = game.card_types[card.type].back
+    """The face printed on the back of ``card``: its layout's own back or the shared back its
+    card type chooses for it (:func:`cardforge.templates.choice.back_of`; a back the data
+    does not choose, reported by the checks as ``back-unknown``, prints blank)."""
+    back_id = back_of(card, game)
     if back_id == "own":
         return layouts.for_card(card).back
-    return layouts.backs[back_id]
+    return layouts.back(back_id) or _BLANK
 
 
 def back_context(card: Card, game: Game) -> dict:
-    """What back templates see: the card's context plus ``back``, its game.yaml back entry."""
+    """What back templates see: the card's context (``card``: the fields every card of its
+    stack shares, checked by ``back-field-differs``) plus ``back``, its game.yaml back
+    entry, with ``id``: the back's id."""
     ctx = context(card, game)
-    back_id = game.card_types[card.type].back
-    ctx["back"] = game.backs.get(back_id, {})
+    back_id = back_of(card, game)
+    ctx["back"] = {"id": back_id, **(game.backs.get(back_id) or {})}
     return ctx
 
 

@@ -6,7 +6,8 @@ From the same data as the cards and the rules sheet:
   ``reference.helper_copies`` copies when the pack asks for them): the turn
   sequence in the game's own phases (``turn`` summaries), the icon legend, the key tables
   (``reference.tables`` in game.yaml, default all ``tables``), and how the game ends
-  (``end``). The type steps down from 9 pt to 6 pt until it fits one page.
+  (``end``). Its type is the largest from 14 pt down to 6 pt at which it fits its page, so
+  a short sheet fills its page (A4 or Letter) in large type.
 * **Card almanac**: every card grouped by type, sorted by ``reference.sort.<type>`` (default:
   the first number field of the type's cards), with its quantity, fields, text and inline
   icons; designed values carry an asterisk. Then an index of every card by name.
@@ -33,14 +34,16 @@ from cardforge.render.sheet import PAPER_MM
 from cardforge.rules.cards import card_entry
 from cardforge.rules.flow import Heading, IconImages, Styles, flowables, page_footer
 from cardforge.rules.memo import Memo
-from cardforge.rules.playertext import DESIGNED, DESIGNED_NOTE, has_designed
+from cardforge.rules.playertext import DESIGNED, DESIGNED_NOTE, RULING_NOTE, cites, has_designed
 from cardforge.rules.readers import Paragraph
 from cardforge.rules.source import Macros
 from cardforge.util.units import MM
 
 MARGIN = 14 * MM
 GAP = 6 * MM
-HELPER_SIZES = [9.0, 8.5, 8.0, 7.5, 7.0, 6.5, 6.0]
+# the helper sheet's type: the largest of these at which it fits its page, so a short one
+# fills its page in large type and a long one steps down to 6 pt
+HELPER_SIZES = [14.0, 13.0, 12.0, 11.0, 10.0, 9.0, 8.5, 8.0, 7.5, 7.0, 6.5, 6.0]
 
 
 def _config(game: Game) -> dict:
@@ -51,7 +54,8 @@ def helper_markdown(game: Game) -> str:
     """The helper sheet's text, as Markdown built from the game data via the rules macros."""
     m = Macros(game)
     parts = [f"## Your turn\n\n{m.turn_sequence()}"]
-    parts.append(f"## Icons\n\n{m.icon_legend()}")
+    if m.icon_legend():  # no heading over an empty legend
+        parts.append(f"## Icons\n\n{m.icon_legend()}")
     tables = _config(game).get("tables", list((game.data.get("tables") or {}).keys()))
     for table_id in tables:
         parts.append(m.table(table_id))
@@ -118,7 +122,10 @@ def _helper_text(game: Game) -> tuple[str, str, str]:
         notes.append("Print one per player.")
     if has_designed(game):
         notes.append(DESIGNED_NOTE + ".")
-    return f"{html.escape(game.title)} · helper sheet", " ".join(notes), helper_markdown(game)
+    markdown = helper_markdown(game)
+    if cites(markdown):
+        notes.append(html.escape(RULING_NOTE) + ".")
+    return f"{html.escape(game.title)} · helper sheet", " ".join(notes), markdown
 
 
 def _helper_story(text: tuple[str, str, str], size: float, icons: IconImages, width: float) -> list:

@@ -4,7 +4,9 @@ The sheet (CSV, XLSX or JSON) becomes the pack's CSV card file (a CSV sheet is c
 is; a workbook or JSON file is written as CSV, a workbook's rows keeping their numbers), and
 :mod:`cardforge.scaffold.sheetplan` works out what it holds. Written beside it: game.yaml
 (a card type per value of the type column with a JSON Schema of its columns, a component per
-card type with its count, a back per card type, the sheet's ``sources:`` mapping),
+card type with its count, a back per card type, the sheet's ``sources:`` mapping; for a Deck
+column, one card type whose back is chosen by its deck, a component and a back per deck
+printing one face, and a stack per deck),
 ``layouts/<slug>.yaml`` (the name, the type and enum words under it, the numbers as badges,
 the text in a box; a back per card type with its label), and the scaffold's sheet.md,
 rulebook.md and icons/. The pack checks clean and builds; the designer refines it from there.
@@ -84,9 +86,12 @@ def game_yaml(new: NewGame, plan: SheetPlan, csv_name: str) -> str:
         properties: dict[str, Any] = {"name": {"type": "string"}, "type": {"const": type_id},
                                       "quantity": {"type": "integer", "minimum": 0}}
         for column in plan.columns:
-            if not column.role or column.role == "text":
+            if not column.role or column.role in ("text", "title"):
                 properties[column.field] = field_schema(column)
-        card_types[type_id] = {"label": t.label, "back": type_id,
+        back: Any = type_id
+        if plan.deck is not None:
+            back = {"by": plan.deck.field, "values": {v: _deck_id(v, plan) for v in plan.decks}}
+        card_types[type_id] = {"label": t.label, "back": back,
                                "schema": {"type": "object", "required": t.required, "properties": properties,
                                           "additionalProperties": False}}
     parts = [modeline("game", new.slug),
@@ -97,21 +102,21 @@ def game_yaml(new: NewGame, plan: SheetPlan, csv_name: str) -> str:
              "# docs/game-yaml.md.", "",
              _dump({"game": {"title": new.title, "tagline": "A game made with cardforge", "designer": "Your name",
                              "players": {"min": new.players[0], "max": new.players[1]}}}),
-             "# A component per card type, counted from the sheet (its copies column); `cardforge check`",
-             "# compares each count with the cards (`count-mismatch`).",
-             _dump({"components": [{"id": type_id, "name": f"{t.label} cards", "count": t.count, "card_types": [type_id]}
-                                   for type_id, t in plan.types.items()]}),
+             *_components(plan),
              "# Icons: declare them under `icons:` (`wood: {label: Wood, text: W}` needs no SVG; `svg:` names a",
              "# file of the pack), write `{wood}` in card text, or turn the sheet's words into icons with the",
              "# mapping's `icons: {Wood: wood}`.",
-             "icons: {}\n",
-             "# Card types: one per value of the sheet's type column, each field a column, its JSON type",
-             "# read from the values (a field is required when every card of the type fills it).",
+             *(["# The sheet's symbols that cardforge's fonts cannot print are icons (the mapping turns them into",
+                "# {name} tokens), each printed as a letter until you give it an `svg:` or a font that has it."]
+               if plan.icons else []),
+             _dump({"icons": plan.icons}) if plan.icons else "icons: {}\n",
+             *(["# Card types: one per value of the sheet's type column, each field a column, its JSON type",
+                "# read from the values (a field is required when every card of the type fills it)."]
+               if plan.deck is None else
+               ["# The card type: each field a column, its JSON type read from the values (a field is required",
+                f"# when every card fills it). Each card prints the back of its {plan.deck.header} (`back: {{by: ...}}`)."]),
              _dump({"card_types": card_types}),
-             "# Card backs, one per card type: the layout prints the title and the label.",
-             _dump({"backs": {type_id: {"title": new.title, "label": t.label, "color": PALETTE[i % len(PALETTE)][0],
-                                        "accent": PALETTE[i % len(PALETTE)][1]}
-                              for i, (type_id, t) in enumerate(plan.types.items())}}),
+             *_backs(new, plan),
              "# Rules text comes from the data: sheet.md and rulebook.md print these lists.",
              _dump({"setup": ["Shuffle each deck.", "Each player draws a hand of cards."],
                     "turn": [{"name": "Draw", "summary": "Draw a card."},
@@ -125,6 +130,58 @@ def game_yaml(new: NewGame, plan: SheetPlan, csv_name: str) -> str:
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+def _deck_id(value: str, plan: SheetPlan) -> str:
+    """The back (and component) id of a deck of the sheet."""
+    from cardforge.scaffold.sheetplan import slug
+
+    return slug(value, f"deck-{list(plan.decks).index(value) + 1}")
+
+
+def _components(plan: SheetPlan) -> list[str]:
+    """game.yaml's components, commented: one per card type, or one per deck of a Deck column."""
+    if plan.deck is None:
+        return ["# A component per card type, counted from the sheet (its copies column); `cardforge check`",
+                "# compares each count with the cards (`count-mismatch`).",
+                _dump({"components": [{"id": type_id, "name": f"{t.label} cards", "count": t.count, "card_types": [type_id]}
+                                      for type_id, t in plan.types.items()]})]
+    type_id = next(iter(plan.types))
+    field = plan.deck.field
+    return [f"# A component per {plan.deck.header}, counted from the sheet (its copies column); `cardforge check`",
+            "# compares each count with the cards (`count-mismatch`).",
+            _dump({"components": [{"id": _deck_id(v, plan), "name": f"{v} deck", "count": n, "card_types": [type_id],
+                                   "where": f"card.{field} == {_literal(v)}"} for v, n in plan.decks.items()]}),
+            f"# Face down, each {plan.deck.header} is a pile of its own: its cards must look alike from behind.",
+            _dump({"stacks": [{"id": "decks", "name": "deck", "card_types": [type_id], "by": field}]})]
+
+
+def _literal(value: str) -> str:
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _backs(new: NewGame, plan: SheetPlan) -> list[str]:
+    """game.yaml's backs, commented: one per card type, or one per deck printing one face."""
+    def colours(i: int) -> dict[str, str]:
+        return {"color": PALETTE[i % len(PALETTE)][0], "accent": PALETTE[i % len(PALETTE)][1]}
+    if plan.deck is None:
+        return ["# Card backs, one per card type: the layout prints the title and the label.",
+                _dump({"backs": {type_id: {"title": new.title, "label": t.label, **colours(i)}
+                                 for i, (type_id, t) in enumerate(plan.types.items())}})]
+    return [f"# Card backs, one per {plan.deck.header}, each printing the layout's `deck` face with its title,",
+            "# label and colours.",
+            _dump({"backs": {_deck_id(v, plan): {"face": "deck", "title": new.title, "label": v, **colours(i)}
+                             for i, v in enumerate(plan.decks)}})]
+
+
+def _caption(header: str) -> str:
+    """A column's name in words under its badge: ``costDiamonds`` -> ``cost diamonds``."""
+    import re
+
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[_\-]+", " ", header).split()
+    if len(words) < 2:
+        return header
+    return " ".join([words[0]] + [w if w.isupper() else w.lower() for w in words[1:]])
+
+
 def _mm(*values: float) -> list[str]:
     return [f"{round(v, 1):g}mm" for v in values]
 
@@ -135,6 +192,8 @@ def _words(plan: SheetPlan, label: str) -> str:
         return label
     literal = '"' + label.replace("\\", "\\\\").replace('"', '\\"') + '"'
     fields = ", ".join("card." + c.field for c in plan.words[:3])
+    if plan.deck is not None:  # the deck's name leads, not the one type's label
+        return f"{{{{ [{fields}] | select('defined') | join(' · ') }}}}"
     return f"{{{{ ([{literal}] + [{fields}] | select('defined') | list) | join(' · ') }}}}"
 
 
@@ -146,7 +205,7 @@ def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
     m = 4.0
     size = new.card_size if isinstance(new.card_size, str) else _mm(w, h)
     elements: dict[str, Any] = {
-        "title": {"kind": "text", "box": _mm(m, m, w - 2 * m, 9), "field": "name", "font": "serif-bold",
+        "title": {"kind": "text", "box": _mm(m, m, w - 2 * m, 9), "field": plan.title, "font": "serif-bold",
                   "size": "11pt", "min_size": "7pt", "align": "left", "valign": "middle", "color": "#2f4f6f"}}
     first = next(iter(plan.types))
     elements["words"] = {"kind": "text", "box": _mm(m, m + 9, w - 2 * m, 5), "template": _words(plan, plan.types[first].label),
@@ -154,7 +213,7 @@ def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
                          "color": "#555555"}
     text_h = h * 0.33 if plan.text is not None else 0
     badges = plan.numbers[:4]
-    badge_h = 12.0 if badges else 0
+    badge_h = 14.0 if badges else 0
     art_top = m + 15
     art_h = h - art_top - m - text_h - badge_h - 2
     elements["art"] = {"kind": "rect", "box": _mm(m, art_top, w - 2 * m, art_h), "fill": "#e8dcc0", "radius": "2mm"}
@@ -170,8 +229,8 @@ def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
                 "font": "sans-bold", "size": "11pt", "min_size": "7pt", "align": "center", "valign": "middle",
                 "color": "#ffffff", "fill": "#2f4f6f", "radius": "2mm"}
             elements[f"caption_{column.field}"] = {
-                "kind": "text", "box": _mm(x, y + 7.2, bw, 3.6), "template": column.header, "when": when,
-                "font": "sans", "size": "6pt", "min_size": "6pt", "align": "center", "valign": "top", "color": "#555555"}
+                "kind": "text", "box": _mm(x, y + 7.2, bw, 5.6), "template": _caption(column.header), "when": when,
+                "font": "condensed", "size": "6pt", "min_size": "5pt", "align": "center", "valign": "top", "color": "#555555"}
     if plan.text is not None:
         elements["text"] = {"kind": "text", "box": _mm(m, h - m - text_h, w - 2 * m, text_h), "field": plan.text.field,
                             "when": f"card.{plan.text.field} is defined", "size": "9pt", "min_size": "6pt",
@@ -198,8 +257,12 @@ def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
         head.append(f"# Not printed yet: {', '.join(unprinted)}.")
     for i, line in enumerate(_dump({"layouts": layouts}).splitlines()):
         head.append(line) if i else head.extend(["", line])
-    head += ["", "# A back per card type (game.yaml `backs:`), its title and label."]
-    head.append(_dump({"backs": {type_id: copy.deepcopy(back) for type_id in plan.types}}).rstrip("\n"))
+    if plan.deck is not None:
+        head += ["", f"# The back every {plan.deck.header} prints (game.yaml `backs:`, `face: deck`), with its title, label and colours."]
+        head.append(_dump({"backs": {"deck": copy.deepcopy(back)}}).rstrip("\n"))
+    else:
+        head += ["", "# A back per card type (game.yaml `backs:`), its title and label."]
+        head.append(_dump({"backs": {type_id: copy.deepcopy(back) for type_id in plan.types}}).rstrip("\n"))
     return "\n".join(head) + "\n"
 
 

@@ -1,8 +1,9 @@
 """What a spreadsheet says about its game, for ``cardforge new SLUG --from SHEET``.
 
 :func:`plan_sheet` reads the rows of the table a pack will keep (its CSV card file) and
-works out the card types (from a type column: ``--type-column``, else one named type, deck,
-kind or category; one type when there is none), the quantity column (copies, quantity,
+works out the card types (from a type column: ``--type-column``, else one named type, kind
+or category; one type when there is none, or when the column is a Deck column: decks whose
+cards share their fields and differ in back are one card type with a back per deck), the quantity column (copies, quantity,
 qty, count, number), the name (a name column, else computed from a column of art file
 names, else from the type and row), each column's field and JSON type (integer, number,
 an enum of a few repeated words, string; optional where a card type has blank cells), the
@@ -20,9 +21,10 @@ from cardforge.sources.mapping import QUANTITY_NAMES, normal
 from cardforge.sources.tables import Table, column_letter
 from cardforge.util.suggest import did_you_mean
 
-TYPE_NAMES = ("type", "deck", "kind", "category")  # a deck (its own back) before a kind
+TYPE_NAMES = ("type", "deck", "kind", "category")  # a deck (its own back: one type, a back per deck) before a kind
 QUANTITY = (*QUANTITY_NAMES, "number")
 NAME_NAMES = ("name", "title", "card_name", "card")
+ID_NAMES = ("id", "no", "card_id", "card_no", "number", "num")
 ART_NAMES = ("picture", "art", "image", "file", "img", "art_file", "artwork", "illustration", "filename", "file_name")
 TEXT_NAMES = ("text", "rules", "rules_text", "effect", "ability", "description")
 IMAGE = re.compile(r"\.(png|jpe?g|svg|gif|webp|tiff?)$", re.IGNORECASE)
@@ -67,6 +69,10 @@ class SheetPlan:
     words: list[Column]  # enum columns, printed as a line under the name
     text: Column | None
     skip_rows: list[int]
+    deck: Column | None = None  # a Deck column: one card type, a back per deck
+    decks: dict[str, int] = dc_field(default_factory=dict)  # each deck (as written) -> its cards
+    title: str = "name"  # the field the card face prints as its name (title when names repeat)
+    icons: dict[str, dict[str, str]] = dc_field(default_factory=dict)  # symbols the fonts lack -> text icons
 
 
 def slug(text: str, fallback: str) -> str:
@@ -143,6 +149,9 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
                                or f"the columns: {', '.join(c.header for c in columns)}")]
     else:
         type_col = next((by_key[n] for n in TYPE_NAMES if n in by_key), None)
+    deck = None
+    if type_column is None and type_col is not None and normal(type_col.header) == "deck":
+        deck, type_col = type_col, None  # decks share their fields and differ in back: one type
     quantity = next((by_key[n] for n in QUANTITY if n in by_key and by_key[n] is not type_col), None)
     name = next((by_key[n] for n in NAME_NAMES if n in by_key and by_key[n] not in (type_col, quantity)), None)
     for column, role in ((type_col, "type"), (quantity, "quantity"), (name, "name")):
@@ -154,6 +163,8 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
             column.field = _field_name(column.header, taken, f"column_{column.letter.lower()}")
             values = [cell(r, column) for r in rows if not _blank(cell(r, column))]
             column.kind, column.enum = _kind(values)
+            if column is deck:
+                column.kind, column.enum = "enum", list(dict.fromkeys(_text(v) for v in values))
     art = next((c for c in columns if not c.role and c.kind == "string" and
                 (normal(c.header) in ART_NAMES or all(IMAGE.search(_text(cell(r, c)))
                                                      for r in rows if not _blank(cell(r, c))))
@@ -163,11 +174,12 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
     skip_rows: list[int] = []
     types: dict[str, CardTypePlan] = {}
     card_rows: list[tuple[int, str]] = []
+    decks: dict[str, int] = {}
     for index, row in enumerate(rows):
         filled = [c for c in row if not _blank(c.value)]
         lone = filled[0] if len(filled) == 1 else None
         lone_column = next((c for c in columns if lone is not None and c.index == lone.column - 1), None)
-        if lone is not None and (lone_column is None or lone_column.role not in ("type", "name")) \
+        if lone is not None and (lone_column is None or lone_column.role not in ("type", "name", "title")) \
                 and (name is not None or lone_column is not art):
             skip_rows.append(lone.row)
             continue
@@ -179,15 +191,32 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
         plan = types.setdefault(type_id, CardTypePlan(type_id, label))
         plan.rows.append(index)
         count = cell(row, quantity) if quantity is not None else None
-        plan.count += int(_text(count)) if count is not None and _INT.match(_text(count)) else (0 if not _blank(count) else 1)
+        copies = int(_text(count)) if count is not None and _INT.match(_text(count)) else (0 if not _blank(count) else 1)
+        plan.count += copies
+        if deck is not None and not _blank(cell(row, deck)):
+            decks[_text(cell(row, deck))] = decks.get(_text(cell(row, deck)), 0) + copies
         card_rows.append((index, type_id))
     if not types:
         return None, [diag("source-value", "the sheet has no rows of cards below its header", **table.where(table.header[0].row))]
 
     # the name: a name column, else the art file's name, else the type and row
     computed: dict[str, str] = {}
+    title = "name"
     if name is not None:
         names = [_text(cell(rows[i], name)) if not _blank(cell(rows[i], name)) else "" for i, _ in card_rows]
+        seen: dict[tuple[str, str], int] = {}
+        for (_, t), n in zip(card_rows, names):
+            seen[(t, n)] = seen.get((t, n), 0) + 1
+        repeated = sorted({n for (_, n), k in seen.items() if k > 1 and n})
+        if repeated:  # rows that differ under one name: the face prints it, the card is told apart by its id or row
+            name.role, name.field, title = "title", _field_name("title", taken, "title"), "title"
+            ident = next((c for c in columns if not c.role and normal(c.header) in ID_NAMES and c.kind == "integer"
+                          and len({_text(cell(r, c)) for r in rows if not _blank(cell(r, c))})
+                          == len([r for r in rows if not _blank(cell(r, c))])), None)
+            suffix = f"' (' ~ {ident.field} ~ ')'" if ident is not None else "' (row ' ~ row ~ ')'"
+            computed["name"] = (f"{{{{ {name.field} }}}}{{{{ {suffix} if {name.field} in {repeated!r} else '' }}}}")
+            names = [f"{n} ({_text(cell(rows[i], ident)) if ident is not None else rows[i][0].row})" if n in repeated else n
+                     for (i, _), n in zip(card_rows, names)]
     else:
         names = [_title(_stem(cell(rows[i], art))) if art is not None and not _blank(cell(rows[i], art)) else ""
                  for i, _ in card_rows]
@@ -200,7 +229,7 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
             names = [f"{types[t].label if type_col is not None else 'Card'} {rows[i][0].row}" for i, t in card_rows]
 
     for plan in types.values():
-        plan.required = ["name", "type"] + [c.field for c in columns if not c.role and
+        plan.required = ["name", "type"] + [c.field for c in columns if (not c.role or c.role == "title") and
                                             all(not _blank(cell(rows[i], c)) for i in plan.rows)]
     strings = [c for c in columns if not c.role and c.kind == "string" and c is not art]
 
@@ -208,7 +237,8 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
         found = [len(_text(cell(r, c))) for r in rows if not _blank(cell(r, c))]
         return sum(found) / len(found) if found else 0
 
-    text = next((c for c in strings if normal(c.header) in TEXT_NAMES), None) or \
+    text = next((c for c in strings if "text" in normal(c.header)), None) or \
+        next((c for c in strings if normal(c.header) in TEXT_NAMES), None) or \
         max((c for c in strings if length(c) >= 12), key=length, default=None)
     if text is not None:
         text.role = "text"
@@ -220,8 +250,14 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
     if quantity is not None and normal(quantity.header) not in QUANTITY_NAMES:
         mapping["quantity"] = quantity.header
     renames = {c.header: c.field for c in columns if not c.role and normal(c.header) != c.field}
-    if name is not None and normal(name.header) != "name":
+    if name is not None and title == "name" and normal(name.header) != "name":
         renames[name.header] = "name"
+    if name is not None and title != "name":
+        renames[name.header] = title
+    icons = symbol_icons([_text(cell(rows[i], c)) for c in columns if c.role in ("", "text", "title") and c.kind == "string"
+                          for i, _ in card_rows if not _blank(cell(rows[i], c))])
+    if icons:
+        mapping["icons"] = {spec["symbol"]: icon for icon, spec in icons.items()}
     if renames:
         mapping["columns"] = renames
     if computed:
@@ -231,7 +267,8 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
     return SheetPlan(columns=columns, types=types, mapping=mapping, names=names,
                      numbers=[c for c in columns if not c.role and c.kind in ("integer", "number")],
                      words=[c for c in columns if not c.role and c.kind == "enum"],
-                     text=text, skip_rows=skip_rows), []
+                     text=text, skip_rows=skip_rows, deck=deck, decks=decks, title=title,
+                     icons={k: {kk: vv for kk, vv in v.items() if kk != "symbol"} for k, v in icons.items()}), []
 
 
 def field_schema(column: Column) -> dict[str, Any]:
@@ -239,3 +276,33 @@ def field_schema(column: Column) -> dict[str, Any]:
     if column.kind == "enum":
         return {"enum": column.enum}
     return {"type": column.kind}
+
+
+_IGNORED = {0x200D, 0x20E3} | set(range(0xFE00, 0xFE10))  # joiners and variation selectors print nothing
+
+
+def symbol_icons(texts: list[str]) -> dict[str, dict[str, str]]:
+    """Text icons for the symbols in ``texts`` that cardforge's fonts cannot print (emoji, say):
+    ``{icon name: {label, text, color, symbol}}``, the name and label from the symbol's Unicode
+    name (``🪙`` -> ``coin``, "Coin"), printed as its label's first letter until the designer
+    draws it (an SVG) or names a font that has it."""
+    import unicodedata
+
+    from cardforge.model.fontmetrics import chars
+
+    printable = chars("sans") & chars("sans-bold")
+    found: dict[str, dict[str, str]] = {}
+    taken: set[str] = set()
+    for text in texts:
+        for ch in text:
+            if ord(ch) in printable or ord(ch) in _IGNORED or ch.isspace() or any(v["symbol"] == ch for v in found.values()):
+                continue
+            label = unicodedata.name(ch, f"symbol {ord(ch):04X}").lower()
+            base = name = slug(label, f"symbol-{ord(ch):04x}")
+            n = 1
+            while name in taken:
+                n += 1
+                name = f"{base}-{n}"
+            taken.add(name)
+            found[name] = {"label": label.capitalize(), "text": label[0].upper(), "color": "#7a5a12", "symbol": ch}
+    return found

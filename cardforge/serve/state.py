@@ -3,7 +3,9 @@
 For each game the worker runs the library's pipeline in three steps and publishes after
 each, so the page follows an edit as soon as there is something new to show:
 
-1. :func:`cardforge.build.compile_game` (load, errata, validate, check): the diagnostics;
+1. :func:`cardforge.build.compile_game` (load, errata, validate, check): the diagnostics (in a
+   draft, ``--draft`` or the pack's ``build: {draft: true}``, missing art is a warning, as
+   ``build`` reports it, and its faces are drawn with the placeholder);
 2. the card faces (:class:`~cardforge.serve.images.ImageCache`, only changed cards drawn);
 3. the incremental build (``output/<slug>/``, :mod:`cardforge.serve.builder`), then its PDFs' pages as images.
 
@@ -21,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from cardforge.build import BuildOptions, Compiled, Project, compile_game
+from cardforge.build import BuildOptions, BuildSettings, Compiled, Project, compile_game, drafted
 from cardforge.util.diagnostics import Diagnostic, Severity, sort_key
 from cardforge.layout import layout_path
 from cardforge.model import Game
@@ -141,6 +143,7 @@ class Workspace:
         self.games = {slug: GameState(slug) for slug in slugs}
         self.notify = notify
         self.cache = ImageCache(PREVIEWS.folder(project.output))
+        self.options = options
         self.builder = Builder(self.root, options, lambda *done: self._queue.put(("built",) + done))
         self._queue: queue.Queue[tuple | None] = queue.Queue()
         self._thread: threading.Thread | None = None
@@ -197,6 +200,8 @@ class Workspace:
         self._generation[slug] += 1
         self._publish(slug, status="checking")
         compiled = compile_game(self.project.cards / slug, self.project)
+        if compiled.game is not None and self._draft(compiled.game):  # missing art: a warning and a placeholder
+            compiled = replace(compiled, diagnostics=drafted(compiled.diagnostics))
         self._checked[slug] = (compiled.diagnostics, compiled.game)
         problems = self.problems(compiled.diagnostics, compiled.game)
         old = self.games[slug].snapshot
@@ -216,6 +221,16 @@ class Workspace:
             self._publish(slug, status="building",
                           snapshot=Snapshot(compiled.game.title, self._cards(compiled, faces), documents))
         self.builder.request(slug, self._generation[slug])
+
+    def _draft(self, game: Game) -> bool:
+        """Whether ``game`` is built as a draft: ``--draft``, or its game.yaml ``build: {draft: true}``."""
+        options = self.options
+        if isinstance(options, BuildSettings):
+            try:
+                options = options.resolve(game.data.get("build") if isinstance(game.data.get("build"), dict) else None)
+            except ValueError:  # a bad build: value, reported by the checks
+                return False
+        return bool(getattr(options, "draft", False))
 
     def built(self, slug: str, generation: int, written: list[str] | None, diagnostics: list) -> None:
         """A build of ``slug`` as checked at ``generation`` ended: show its pages, and its

@@ -58,8 +58,8 @@ class Converter:
         self.problems: list[Diagnostic] = []
         self._warned: set = set()
         self.icon_words = ({w: n for w, n in mapping.icons.items()} if mapping.icons else {})
-        self._icon_re = (re.compile(r"(?<![\w{])(" + "|".join(re.escape(w) for w in sorted(self.icon_words, key=len, reverse=True))
-                                    + r")(?![\w}])", re.IGNORECASE) if self.icon_words else None)
+        self._icon_re = (re.compile("|".join(_bounded(w) for w in sorted(self.icon_words, key=len, reverse=True)),
+                                    re.IGNORECASE) if self.icon_words else None)
 
     def type_of(self, value: Any) -> str | None:
         """A card type id from a cell or sheet name: its id, its label, or the mapping's ``type_values``."""
@@ -242,7 +242,14 @@ class Converter:
         if self.mapping.icon_fields is not None and name not in self.mapping.icon_fields:
             return value
         lower = {w.lower(): n for w, n in self.icon_words.items()}
-        return self._icon_re.sub(lambda m: "{" + lower[m.group(1).lower()] + "}", value)
+        return self._icon_re.sub(lambda m: "{" + lower[m.group(0).lower()] + "}", value)
+
+
+def _bounded(word: str) -> str:
+    """A pattern for ``word`` as a whole word: not inside a longer word or an icon token where it
+    begins or ends with a letter or digit (a symbol, such as an emoji, matches after a digit: ``-1🪙``)."""
+    return ((r"(?<![\w{])" if re.match(r"\w", word) else "") + re.escape(word)
+            + (r"(?![\w}])" if re.search(r"\w$", word) else ""))
 
 
 def _blank(value: Any) -> bool:

@@ -77,7 +77,7 @@ def _card_types(data: dict, source: Source) -> dict[str, CardType]:
     for type_id, spec in data["card_types"].items():
         types[type_id] = CardType(
             id=type_id, label=spec["label"], description=spec.get("description", ""),
-            back=spec.get("back", "deck"), schema=spec["schema"],
+            back=spec.get("back", "deck"), schema=spec["schema"], layout=spec.get("layout"),
             source=Source(source.file, source.lines, ("card_types", type_id)))
     return types
 

@@ -85,6 +85,9 @@ CODES: dict[str, Code] = _codes(
     Code("total-mismatch", "counts", E, "a declared total differs from the sum of its parts"),
     # stacks: card types shuffled together face down look alike from behind
     Code("stack-backs-differ", "stacks", E, "card types shuffled into one face-down stack differ in back, size or shape"),
+    Code("back-field-differs", "stacks", E, "a shared back prints a card field that differs between cards of one face-down stack"),
+    Code("back-unknown", "stacks", E, "a card's data chooses no back of the layout file (its type's back: template or by: value)"),
+    Code("layout-unknown", "stacks", E, "a card's data chooses no layout of the layout file (its type's layout: template or by: value)"),
     # components: every listed component is printed by the pack or supplied by the players
     Code("component-unprinted", "components", E, "a component is neither printed by the pack nor marked supply: true"),
     # icons
@@ -125,6 +128,8 @@ CODES: dict[str, Code] = _codes(
     Code("rules-internal-text", "rules-compiler", W, "printed rules text speaks to the pack's maintainers (the seed, ERRATA.md, provisional, a raw field name)"),
     Code("odds-invalid", "rules-compiler", E, "an odds: entry in game.yaml cannot be worked out (unknown stack, a test naming an unknown field, more draws than cards)"),
     Code("chart-too-many-series", "rules-compiler", E, "a composition chart has more series than colours that stay apart in grey"),
+    Code("ruling-unprinted", "rulings", W, "a ruling or erratum ERRATA.md tags (**Ruling R1**) is cited by no rule players read, or missing from the rulebook's \"About this edition\""),
+    Code("ruling-unknown", "rulings", W, "a citation [R1] in the rules or a card names no ruling or erratum that ERRATA.md tags"),
     Code("rules-markdown-hazard", "rules-compiler", E, 'a rules line continuing a paragraph would print as a list item or heading ("1 + 1" over "• 2 + 2 Gold")'),
     # new: scaffolding a game pack (cardforge new)
     Code("slug-invalid", "new", E, "a new game pack's name is not a valid folder name"),

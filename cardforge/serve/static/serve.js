@@ -76,6 +76,31 @@
     applyFilter();
   }
 
+  // A region's new content: the cards that changed, one by one, when the region holds the same
+  // cards in the same groups (an edit to a card redraws one card, not a gallery of hundreds);
+  // otherwise the whole region.
+  function patch(region, next) {
+    const mine = $$("article.card[data-id]", region), theirs = $$("article.card[data-id]", next);
+    const heads = root => $$("h2", root).map(h => h.textContent).join("\n");
+    const same = mine.length > 0 && mine.length === theirs.length && heads(region) === heads(next)
+      && mine.every((card, i) => card.dataset.id === theirs[i].dataset.id);
+    if (!same) { region.innerHTML = next.innerHTML; return; }
+    const shown = card => card.outerHTML.replace(/ hidden=""/, "");
+    mine.forEach((card, i) => { if (shown(card) !== theirs[i].outerHTML) card.replaceWith(document.importNode(theirs[i], true)); });
+  }
+
+  // A step that changes nothing but the status (checking, drawing): the badge, without re-reading the page.
+  const STEPS = { checking: "checking…", drawing: "drawing cards…" };
+  function stepOnly(message) {
+    const badge = $("#status");
+    if (!badge || !(message.status in STEPS)) return false;
+    badge.className = `status status-${message.status}`;
+    badge.dataset.status = message.status;
+    badge.dataset.version = String(message.version);
+    badge.textContent = STEPS[message.status];
+    return true;
+  }
+
   // Live update: re-read this page and swap the regions marked data-live, keeping the scroll position.
   let busy = false, again = false;
   async function refresh() {
@@ -89,7 +114,7 @@
       for (const region of $$("[data-live]")) {
         const next = fresh.getElementById(region.id);
         if (!next) continue;
-        if (region.innerHTML !== next.innerHTML) region.innerHTML = next.innerHTML;
+        if (region.innerHTML !== next.innerHTML) patch(region, next);
         for (const attr of ["class", "data-status", "data-version"]) {
           if (next.hasAttribute(attr)) region.setAttribute(attr, next.getAttribute(attr));
         }
@@ -119,6 +144,7 @@
         if (String(message.version) !== document.body.dataset.version) refresh();
         return;
       }
+      if (slug && message.slug === slug && stepOnly(message)) return;
       if (!slug || message.slug === slug) refresh();
     };
   }
