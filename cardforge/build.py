@@ -271,6 +271,16 @@ def _rulebook(compiled: Compiled, staging: Path, options: BuildOptions, progress
     return []
 
 
+def _rulebook_html(compiled: Compiled, staging: Path, options: BuildOptions, progress, memo=None) -> object:
+    from cardforge.rules.source import source_path
+    from cardforge.rules.webbook import render_rulebook_html
+
+    if not source_path(compiled.game, "rulebook").is_file():
+        return []
+    render_rulebook_html(compiled.game, compiled.layouts, staging / "rulebook.html", memo=memo)
+    return []
+
+
 @contextmanager
 def _table_errors(game, kind: str):
     """A rules table too wide for its page becomes ``rules-table-too-wide`` on its source line."""
@@ -309,7 +319,7 @@ def _reference(compiled: Compiled, staging: Path, options: BuildOptions, progres
 def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:
     """The outputs a build writes, in order: (name, writer)."""
     chosen: list[tuple[str, Writer]] = [("deck.pdf", _deck), ("rules.pdf", _rules_sheet), ("rulebook.pdf", _rulebook),
-                                         ("reference.pdf", _reference)]
+                                         ("rulebook.html", _rulebook_html), ("reference.pdf", _reference)]
     if "print-shop" in options.exports:
         chosen.append(("print-shop", _print_shop))
     if "tts" in options.exports:
@@ -360,7 +370,7 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
         from functools import partial
 
         writer = partial(_deck, page_store=page_store, jobs=jobs)
-    elif memo is not None and writer in (_rules_sheet, _rulebook, _reference):
+    elif memo is not None and writer in (_rules_sheet, _rulebook, _rulebook_html, _reference):
         from functools import partial
 
         writer = partial(writer, memo=memo)

@@ -54,7 +54,7 @@ def test_failed_build_leaves_previous_output_intact(tmp_path):
     assert run_cli("build", "through-the-gate", "--root", str(root)).exit_code == 0
     folder = root / "output/through-the-gate"
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    assert sorted(before) == ["deck.pdf", "reference.pdf", "rulebook.pdf", "rules.pdf"]
+    assert sorted(before) == ["deck.pdf", "reference.pdf", "rulebook.html", "rulebook.pdf", "rules.pdf"]
     break_card(root, "name: Gloomy Forest", "name: [Gloomy Forest")
     result = run_cli("build", "through-the-gate", "--root", str(root))
     assert result.exit_code == 1

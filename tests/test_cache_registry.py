@@ -18,7 +18,7 @@ import pytest
 from cardforge.cache.registry import CACHES, PROJECT_FOLDER, user_root
 from conftest import FIXTURES, REPO, run_cli
 
-ARTEFACT_NAMES = {"checks", "deck.pdf", "rules.pdf", "rulebook.pdf", "reference.pdf", "print-shop", "tts"}
+ARTEFACT_NAMES = {"checks", "deck.pdf", "rules.pdf", "rulebook.pdf", "rulebook.html", "reference.pdf", "print-shop", "tts"}
 
 
 def cardforge(*args: str, cwd: Path, cache: Path, **env: str) -> subprocess.CompletedProcess:

@@ -16,7 +16,7 @@ from cardforge.render.deck import DeckOptions
 from cardforge.util.units import MM
 from conftest import FIXTURES, SHIPPED, make_project, run_cli
 
-ALL = ["deck.pdf", "rules.pdf", "rulebook.pdf", "reference.pdf"]
+ALL = ["deck.pdf", "rules.pdf", "rulebook.pdf", "rulebook.html", "reference.pdf"]
 
 
 def mini(folder: Path) -> Project:
@@ -151,7 +151,7 @@ def test_a_crashed_cache_write_is_never_served(tmp_path, monkeypatch):
     entries = project.output / CACHE_FOLDER / "mini" / "deck.pdf"
     assert not [p for p in entries.iterdir() if not p.name.startswith(".tmp-")]
     [again] = build(project)
-    assert again.rendered == ["deck.pdf"] and again.reused == ["rules.pdf", "rulebook.pdf", "reference.pdf"]
+    assert again.rendered == ["deck.pdf"] and again.reused == ["rules.pdf", "rulebook.pdf", "rulebook.html", "reference.pdf"]
     # an entry folder without its meta file (written last) is a miss, not a half entry
     [entry] = [p for p in entries.iterdir() if not p.name.startswith(".")]
     (entry / "meta.pickle").unlink()
@@ -180,7 +180,7 @@ def test_output_is_the_same_bytes_for_one_and_two_processes(tmp_path):
     assert [r.ok for r in serial] == [r.ok for r in parallel] == [True, True]
     said = [[d.format().replace(str(one.root), "") for d in r.diagnostics] for r in serial]
     assert said == [[d.format().replace(str(two.root), "") for d in r.diagnostics] for r in parallel]
-    assert outputs(one) == outputs(two) and len(outputs(one)) == 8
+    assert outputs(one) == outputs(two) and len(outputs(one)) == 10  # 5 outputs each
 
 
 def test_build_command_jobs_and_no_cache(tmp_path):

@@ -83,6 +83,9 @@ def test_pdfs_are_downloadable_and_images_are_content_keyed(served):
         status, body = raw_get(served, f"/g/{SLUG}/pdf/{name}")
         assert status == 200 and body.startswith(b"%PDF"), name
         assert body == (served.root / "output" / SLUG / name).read_bytes()
+    status, body = raw_get(served, f"/g/{SLUG}/rulebook.html")  # the rulebook as a web page, linked from the documents page
+    assert status == 200 and body == (served.root / "output" / SLUG / "rulebook.html").read_bytes()
+    assert f'href="/g/{SLUG}/rulebook.html"'.encode() in raw_get(served, f"/g/{SLUG}/documents")[1]
     status, page = raw_get(served, f"/g/{SLUG}")
     assert status == 200
     keys = {k.decode() for k in __import__("re").findall(rb'/img/([0-9a-f]{64}-[fb])\.png', page)}

@@ -191,8 +191,10 @@ def test_the_rules_sheet_and_documents_are_shown_as_pages(page, served):
     for name in ("rulebook", "reference"):
         assert page.locator(f".doc-{name} .page img").count() >= 1
     for link in page.locator(".downloads a").all():
-        response = page.request.get(served.url + link.get_attribute("href"))
-        assert response.status == 200 and response.body().startswith(b"%PDF")
+        href = link.get_attribute("href")
+        response = page.request.get(served.url + href)
+        assert response.status == 200 and response.body().startswith(b"<!doctype html>" if href.endswith(".html") else b"%PDF")
+    assert page.locator(f'.downloads a[href="/g/{SLUG}/rulebook.html"]').count() == 1  # the rulebook as a web page
 
 
 def test_the_browser_is_refused_paths_outside_the_project(browser, served):

@@ -13,7 +13,7 @@ from cardforge.incremental import build_games
 from cardforge.watch import watch
 from conftest import FIXTURES
 
-ALL = ["deck.pdf", "rules.pdf", "rulebook.pdf", "reference.pdf"]
+ALL = ["deck.pdf", "rules.pdf", "rulebook.pdf", "rulebook.html", "reference.pdf"]
 
 
 def test_a_saved_card_rebuilds_its_game(tmp_path):

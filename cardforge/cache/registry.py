@@ -73,8 +73,10 @@ DECK_PAGES = Cache("deck-pages", "project", ".cache/{game}/deck-pages", "the car
                    "files, the deck options, the fingerprint", "the deck's sheets plus 3 builds' worth of others",
                    "after a one-card edit only the sheets holding that card are drawn")
 RULES_MEMO = Cache("rules-memo", "project", ".cache/{game}/rules", "the text laid out, the paper, the fonts, the "
-                   "fingerprint; icons by their SVG's digest", "4 answers per kind, 256 icon pictures",
-                   "rules documents laid out once after a one-card edit (no type-size search, no contents pass)")
+                   "fingerprint; icons by their SVG's digest; rulebook.html's card pictures by the card's "
+                   "fields and everything else that draws it", "4 answers per kind, 256 icon pictures, 4,000 card pictures",
+                   "rules documents laid out once after a one-card edit (no type-size search, no contents pass); "
+                   "rulebook.html draws only the cards that changed")
 PREVIEWS = Cache("previews", "project", ".serve-cache", "a card's fields, game.yaml, the layout file, the pack's "
                  "art and icons, the fingerprint; a PDF page by the PDF's bytes", "5,000 newest pictures",
                  "cardforge serve redraws only the cards an edit changed")

@@ -15,7 +15,7 @@ from cardforge.util.diagnostics import Diagnostic, diag, display_path
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.checks import (charts, common, components, counts, faces, glossary, glyphs, icons, images, layoutfit, markup,
-                              packfiles, playertext, references, rulenumbers, rules, rulesource, rulings, stacks, text, textfit,
+                              odds, packfiles, playertext, references, rulenumbers, rules, rulesource, rulings, stacks, text, textfit,
                               values)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
@@ -37,6 +37,7 @@ FAMILIES: dict[str, Check] = {
     "layout-fit": layoutfit.check,
     "images": images.check,
     "rules": rules.check,
+    "odds": odds.check,
     "rules-source": rulesource.check,
     "player-text": playertext.check,
     "rulings": rulings.check,

@@ -104,20 +104,44 @@ def series_colours(game: Game, stacks: list) -> list[str]:
 
 
 def label(value) -> str:
-    """A data value as a chart label: "city-guard" -> "City guard"."""
+    """A data value as a chart label: "city-guard" -> "City guard"; a number as written ("-3")."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
     text = str(value).replace("-", " ").replace("_", " ")
     return text[:1].upper() + text[1:]
 
 
 def chart(game: Game, spec: dict, width: float) -> Drawing:
     """The chart of ``spec`` as a drawing ``width`` pt wide (62 mm high)."""
+    xs, stacks, counts = series(game, spec)
+    return bars(xs, stacks, counts, series_colours(game, stacks), width, spec.get("title", ""),
+                spec.get("x_label", label(spec["x"])), spec.get("y_label", "cards"))
+
+
+def composition(result, width: float) -> Drawing:
+    """The make-up of an odds entry's stack (:class:`cardforge.reference.odds.Odds`): a bar
+    per card type, the cards of interest stacked under the others, ``width`` pt wide."""
+    xs = [t for t, _, _ in result.stack]
+    names = [result.cards, "other cards"]
+    counts = {}
+    for t, hits, others in result.stack:
+        counts[(t, names[0])], counts[(t, names[1])] = hits, others
+    return bars(xs, names, counts, [PALETTE[0], PALETTE[4]], width,
+                f"{result.stack_name[:1].upper()}{result.stack_name[1:]}: {result.size} cards", "card type", "cards",
+                labels=str)
+
+
+def bars(xs: list, stacks: list, counts: dict, palette: list[str], width: float, title: str, x_label: str,
+         y_label: str, labels=label) -> Drawing:
+    """A stacked bar chart ``width`` pt wide (62 mm high): a bar per value of ``xs``, a
+    series per value of ``stacks`` in its colour of ``palette``, ``counts[(x, stack)]``
+    high; ``labels`` prints a value."""
     from reportlab.graphics.charts.barcharts import VerticalBarChart
     from reportlab.graphics.charts.legends import Legend
     from reportlab.graphics.shapes import Drawing, Group, String
     from reportlab.lib import colors
     from reportlab.pdfbase.pdfmetrics import stringWidth
 
-    xs, stacks, counts = series(game, spec)
     height = 62 * MM
     sans, bold = fonts.pdf_name("sans"), fonts.pdf_name("sans-bold")
     d = Drawing(width, height)
@@ -125,28 +149,26 @@ def chart(game: Game, spec: dict, width: float) -> Drawing:
     legend_w = 0.0
     show_legend = len(stacks) > 1 or stacks != ["all"]
     if show_legend:
-        legend_w = max(stringWidth(label(s), sans, 7) for s in stacks) + 18
+        legend_w = max(stringWidth(labels(s), sans, 7) for s in stacks) + 18
     bc = VerticalBarChart()
     bc.x, bc.y = 14 * MM, 12 * MM
     bc.width = width - bc.x - (legend_w + 8 * MM if show_legend else 4 * MM)
     bc.height = height - 22 * MM
     bc.data = [[counts.get((x, s), 0) for x in xs] for s in stacks]
     bc.categoryAxis.style = "stacked"
-    bc.categoryAxis.categoryNames = [label(x) for x in xs]
+    bc.categoryAxis.categoryNames = [labels(x) for x in xs]
     for axis in (bc.categoryAxis, bc.valueAxis):
         axis.labels.fontName, axis.labels.fontSize = sans, 7
     bc.valueAxis.valueMin = 0
     bc.barWidth = 6
-    palette = series_colours(game, stacks)
     for i in range(len(stacks)):
         bc.bars[i].fillColor = colors.HexColor(palette[i])
         bc.bars[i].strokeColor = colors.white
         bc.bars[i].strokeWidth = 0.8
     d.add(bc)
-    d.add(String(bc.x, height - 6 * MM, spec.get("title", ""), fontName=bold, fontSize=9))
-    d.add(String(bc.x + bc.width / 2, 2 * MM, spec.get("x_label", label(spec["x"])), fontName=sans, fontSize=7,
-                 textAnchor="middle"))
-    y_title = String(0, 0, spec.get("y_label", "cards"), fontName=sans, fontSize=7, textAnchor="middle")
+    d.add(String(bc.x, height - 6 * MM, title, fontName=bold, fontSize=9))
+    d.add(String(bc.x + bc.width / 2, 2 * MM, x_label, fontName=sans, fontSize=7, textAnchor="middle"))
+    y_title = String(0, 0, y_label, fontName=sans, fontSize=7, textAnchor="middle")
     rotated = Group(y_title)
     rotated.transform = (0, 1, -1, 0, 4 * MM, bc.y + bc.height / 2)
     d.add(rotated)
@@ -156,6 +178,6 @@ def chart(game: Game, spec: dict, width: float) -> Drawing:
         legend.fontName, legend.fontSize = sans, 7
         legend.alignment = "right"
         legend.columnMaximum = 12
-        legend.colorNamePairs = [(colors.HexColor(palette[i]), label(s)) for i, s in enumerate(stacks)]
+        legend.colorNamePairs = [(colors.HexColor(palette[i]), labels(s)) for i, s in enumerate(stacks)]
         d.add(legend)
     return d

@@ -50,6 +50,13 @@ def _svg_text(svg: Path, color: str | None) -> str:
     return text.replace("currentColor", color) if color else text
 
 
+def svg_text(svg: Path, color: str | None) -> str:
+    """The text of the SVG file ``svg`` with ``currentColor`` as ``color`` (``#rrggbb``), once
+    it passes the checks every icon file passes (size, no external reference). Raises
+    :class:`IconError` when it does not."""
+    return _svg_text(svg, color)
+
+
 def drawing(svg: Path, color: str | None = None) -> Drawing:
     """The vector drawing of ``svg`` (``currentColor`` -> ``color``, ``#rrggbb``), in SVG units.
 

@@ -10,6 +10,8 @@ file per kind of answer, the newest :data:`KEEP` answers each):
 * a **fitted size** is kept under a key hashed from everything the search depends on
   (:meth:`Memo.key`: the text laid out, the paper, the fonts, cardforge's version), so it
   is only ever read back for the same inputs;
+* **card faces** of rulebook.html, kept per card under a key of its fields and of
+  everything else that draws it (:func:`cardforge.rules.webbook.card_faces`);
 * a **page guess** (contents, index) is kept per paper and cardforge version: the next
   build lays its document out once with the guess and keeps the result only when the
   pages it finds are the pages it guessed, which is then exactly the document a build
@@ -31,6 +33,8 @@ from cardforge.cache.files import prune_newest, sweep_crashed
 KEEP = 4  # answers kept per kind: the current inputs' and a few to undo to
 PICTURES = "pictures"  # icons rasterised for inline use, <key>.png
 KEEP_PICTURES = 256
+FACES = "faces"  # rulebook.html's card faces, <key>-front.webp and <key>-back.webp
+KEEP_FACES = 4000  # files: two per card, every pack's cards and a few edits back
 
 
 class Memo:
@@ -97,6 +101,26 @@ class Memo:
         except OSError:
             return
         prune_newest(folder, KEEP_PICTURES, pattern="*.png")
+
+    def get_faces(self, key: str) -> tuple[bytes, bytes] | None:
+        """A card's two faces (front, back: WebP bytes) kept by :meth:`keep_faces` under
+        ``key``, or None."""
+        try:
+            return tuple((self.folder / FACES / f"{key}-{side}.webp").read_bytes() for side in ("front", "back"))
+        except OSError:
+            return None
+
+    def keep_faces(self, key: str, faces: list[bytes]) -> None:
+        """Keep a card's (front, back) WebP bytes under ``key`` (then :meth:`prune_faces`)."""
+        try:
+            for side, data in zip(("front", "back"), faces):
+                write_atomic(self.folder / FACES / f"{key}-{side}.webp", data)
+        except OSError:
+            return
+
+    def prune_faces(self) -> None:
+        """Keep the newest :data:`KEEP_FACES` face files."""
+        prune_newest(self.folder / FACES, KEEP_FACES, pattern="*.webp")
 
     def _picture_key(self, svg: Path, color: str, px: int) -> str | None:
         from cardforge.cache import file_digest

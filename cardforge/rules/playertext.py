@@ -56,6 +56,8 @@ def has_designed(game) -> bool:
         return True
     if any(c.get("provisional") is True for c in game.components):
         return True
+    if any(isinstance(e, dict) and e.get("provisional") is True for e in game.data.get("odds") or []):
+        return True
     return any(card.provisional for card in game.cards)
 
 
@@ -122,6 +124,10 @@ def printed_strings(game) -> Iterator[tuple[tuple, str]]:
             for key, cell in cells:
                 if isinstance(cell, str):
                     yield ("tables", table_id, "rows", r, key), cell
+    for i, entry in enumerate(data.get("odds") or []):
+        for key in ("title", "cards"):
+            if isinstance(entry, dict) and isinstance(entry.get(key), str):
+                yield ("odds", i, key), entry[key]
     for term, spec in (data.get("glossary") or {}).items():
         if isinstance(spec, dict) and isinstance(spec.get("definition"), str):
             yield ("glossary", term, "definition"), spec["definition"]

@@ -11,6 +11,9 @@ From the same data as the cards and the rules sheet:
 * **Card almanac**: every card grouped by type, sorted by ``reference.sort.<type>`` (default:
   the first number field of the type's cards), with its quantity, fields, text and inline
   icons; designed values carry an asterisk. Then an index of every card by name.
+* **The odds of a draw** (``odds:``, :mod:`cardforge.reference.odds`): for each draw the
+  game declares, the exact chance of at least one, none and exactly k cards of interest,
+  and the stack's make-up as a bar chart.
 * **Composition charts** (``reference.charts``): bar charts of a deck's make-up, drawn with
   ReportLab's graphics library, e.g. witches by spellpower and element.
 """
@@ -24,13 +27,14 @@ from pathlib import Path
 from reportlab.platypus import BaseDocTemplate, Frame, KeepTogether, NextPageTemplate, PageBreak, PageTemplate, Spacer
 
 from cardforge.model import Card, Game
-from cardforge.reference.charts import chart
+from cardforge.reference.charts import chart, composition
+from cardforge.reference.odds import ODDS_HEADING, ODDS_NOTE, Odds, odds, rows, summary
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.rules.cards import card_entry
 from cardforge.rules.flow import Heading, IconImages, Styles, flowables, page_footer
 from cardforge.rules.memo import Memo
-from cardforge.rules.playertext import DESIGNED_NOTE, RULING_NOTE, cites, has_designed
+from cardforge.rules.playertext import DESIGNED, DESIGNED_NOTE, RULING_NOTE, cites, has_designed
 from cardforge.rules.readers import Paragraph
 from cardforge.rules.source import Macros
 from cardforge.util.units import MM
@@ -151,6 +155,31 @@ def _fit_key(game: Game, paper: tuple[float, float], text: tuple[str, str, str])
     return Memo.key("helper-size", HELPER_SIZES, list(paper), list(text), icons, faces)
 
 
+def odds_markdown(result: Odds) -> str:
+    """An odds entry as Markdown: its summary line and its table (:func:`cardforge.reference.odds.rows`)."""
+    header, body = rows(result)
+    lines = [summary(result) + (f" {DESIGNED_NOTE}." if result.designed else ""), "",
+             "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in body]
+    return "\n".join(lines)
+
+
+def odds_story(game: Game, styles: Styles, icons: IconImages, width: float) -> list:
+    """The odds of the draws the game declares (``odds:``): for each, its title, the stack,
+    the table of chances and the stack's make-up as a chart. Nothing when it declares none."""
+    found = odds(game)
+    if not found:
+        return []
+    story: list = []
+    for n, result in enumerate(found):
+        title = result.title + (DESIGNED if result.designed else "")
+        head = [Heading(ODDS_HEADING, styles.h2, 1, ODDS_HEADING), Paragraph(ODDS_NOTE, styles.italic)] if n == 0 else []
+        story.append(KeepTogether(head + [Heading(html.escape(title), styles.h3, 2, title)]  # never a heading alone
+                                  + flowables(odds_markdown(result), styles, icons, width)
+                                  + [composition(result, width), Spacer(1, 3 * MM)]))
+    return story
+
+
 def _almanac_story(game: Game, icons: IconImages, width: float) -> list:
     styles = Styles(8.5)
     start = Heading("Card almanac", styles.h1, 0, "Card almanac")
@@ -160,6 +189,7 @@ def _almanac_story(game: Game, icons: IconImages, width: float) -> list:
                              + (f" {DESIGNED_NOTE}." if has_designed(game) else ""), styles.italic)]
     for spec in _config(game).get("charts", []):
         story += [chart(game, spec, width), Spacer(1, 3 * MM)]
+    story += odds_story(game, styles, icons, width)
     for type_id, card_type in game.card_types.items():
         cards = sorted(game.cards_of(type_id), key=sort_key(game, type_id))
         if not cards:

@@ -8,6 +8,7 @@ applied), with icons inline; a designed value carries a dagger (†), explained 
 from __future__ import annotations
 
 import html
+import re
 import tempfile
 from pathlib import Path
 
@@ -26,6 +27,28 @@ from cardforge.rules.source import render_source
 from cardforge.util.units import MM
 
 MARGIN = 20 * MM
+# the sections after the rules, in order: the same in rulebook.pdf and rulebook.html
+GLOSSARY, ICON_LEGEND, EVERY_CARD = "Glossary", "Icon legend", "Appendix: every card"
+EVERY_CARD_NOTE = "Every card with its text as printed on it."
+RULES = "Rules"  # the contents' top level over rulebook.md's sections when it has no "#" heading
+
+
+def book_markdown(game: Game) -> str:
+    """The rules of the rulebook as Markdown: rulebook.md rendered over the game's data
+    (:func:`~cardforge.rules.source.render_source`), with a top-level "Rules" heading when
+    it has none. What rulebook.pdf and rulebook.html both print, so they cannot drift.
+    Raises ``ValueError`` when rulebook.md is missing or does not render."""
+    markdown, problems = render_source(game, "rulebook")
+    if markdown is None:
+        raise ValueError("; ".join(d.message for d in problems))
+    if not re.search(r"^# ", markdown, re.M):
+        markdown = f"# {RULES}\n\n{markdown}"
+    return markdown
+
+
+def type_heading(game: Game, type_id: str) -> str:
+    """A card type's heading in the card appendix: its label and how many cards it has."""
+    return f"{game.card_types[type_id].label} ({game.total(type_id)})"
 
 
 class _Book(BaseDocTemplate):
@@ -76,23 +99,21 @@ def _cover(game: Game, styles: Styles) -> list:
 
 
 def _appendices(game: Game, styles: Styles, icons: IconImages, width: float) -> list:
-    out: list = [PageBreak(), Heading("Glossary", styles.h1, 0, "Glossary")]
+    out: list = [PageBreak(), Heading(GLOSSARY, styles.h1, 0, GLOSSARY)]
     for term, spec in sorted(game.glossary.items(), key=lambda kv: kv[0].lower()):
         out.append(Paragraph(f"<b>{html.escape(term)}</b>: {html.escape(spec['definition'])}", styles.body))
-    out.append(Heading("Icon legend", styles.h1, 0, "Icon legend"))
+    out.append(Heading(ICON_LEGEND, styles.h1, 0, ICON_LEGEND))
     for name, icon in game.icons.items():
         if not icon.legend:
             continue  # decorative
         out.append(Paragraph(f"{icons.markup(name, styles.base * 1.3)}&nbsp;&nbsp;{html.escape(icon.label)}", styles.body))
-    out += [PageBreak(), Heading("Appendix: every card", styles.h1, 0, "Appendix: every card"),
-            Paragraph("Every card with its text as printed on it." + (f" {DESIGNED_NOTE}." if has_designed(game) else ""),
-                      styles.italic)]
-    for type_id, card_type in game.card_types.items():
+    out += [PageBreak(), Heading(EVERY_CARD, styles.h1, 0, EVERY_CARD),
+            Paragraph(EVERY_CARD_NOTE + (f" {DESIGNED_NOTE}." if has_designed(game) else ""), styles.italic)]
+    for type_id in game.card_types:
         cards = game.cards_of(type_id)
         if not cards:
             continue
-        out.append(Heading(f"{html.escape(card_type.label)} ({game.total(type_id)})", styles.h2, 1,
-                           f"{card_type.label} ({game.total(type_id)})"))
+        out.append(Heading(html.escape(type_heading(game, type_id)), styles.h2, 1, type_heading(game, type_id)))
         for card in cards:
             out += card_entry(card, game, icons, styles, width=width)
     return out
@@ -111,9 +132,7 @@ def render_rulebook(game: Game, out: Path, paper: str = "letter", memo: Memo | N
     laid out alike): exactly the book the passes without a guess end with. Otherwise it is
     laid out as without the memo.
     """
-    markdown, problems = render_source(game, "rulebook")
-    if markdown is None:
-        raise ValueError("; ".join(d.message for d in problems))
+    markdown = book_markdown(game)
     size = tuple(v * MM for v in PAPER_MM[paper])
     with tempfile.TemporaryDirectory() as tmp:
         icons = IconImages(game, Path(tmp), memo)
@@ -149,10 +168,7 @@ def _book(game: Game, markdown: str, size: tuple[float, float], icons: IconImage
     contents = Paragraph("Contents", styles.h1)
     contents.contents_heading = True
     story = _cover(game, styles) + [NextPageTemplate("body"), PageBreak(), contents, toc, PageBreak()]
-    body = flowables(markdown, styles, icons, width)
-    if not any(isinstance(f, Heading) and f.toc_level == 0 for f in body):
-        body = [Heading("Rules", styles.h1, 0, "Rules")] + body  # the contents' top level over the sections
-    story += body
+    story += flowables(markdown, styles, icons, width)
     story += _appendices(game, styles, icons, width)
     for n, heading in enumerate(f for f in story if isinstance(f, Heading)):
         heading.toc_key = f"h{n}"  # the same in every pass and every process

@@ -38,6 +38,10 @@ HEADERS = {"X-Content-Type-Options": "nosniff", "Referrer-Policy": "no-referrer"
            "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; "
                                       "connect-src 'self'; frame-ancestors 'none'; form-action 'none'"}
 
+# rulebook.html: one self-contained page; it names its own script's hash in its own policy
+WEB_BOOK_POLICY = ("default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+                   "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+
 templates = Environment(loader=PackageLoader("cardforge.serve", "templates"), autoescape=select_autoescape(["html"]),
                         trim_blocks=True, lstrip_blocks=True)
 
@@ -147,6 +151,13 @@ def create_app(project: Project, slugs: list[str], watch: bool = True, loopback:
         return FileResponse(path, media_type="application/pdf", headers=HEADERS,
                             content_disposition_type="inline", filename=f"{slug}-{name}")
 
+    async def rulebook_html(request: Request) -> Response:
+        slug, _ = game_of(request)
+        path = workspace.root / "output" / slug / "rulebook.html"
+        if not path.is_file():
+            raise HTTPException(404, "no rulebook.html (yet)")
+        return FileResponse(path, media_type="text/html; charset=utf-8", headers=HEADERS | {"Content-Security-Policy": WEB_BOOK_POLICY})
+
     async def image(request: Request) -> Response:
         key = request.path_params["key"]
         if not IMAGE_KEY.fullmatch(key) or not workspace.cache.has(key):
@@ -192,6 +203,7 @@ def create_app(project: Project, slugs: list[str], watch: bool = True, loopback:
         Route("/", index), Route("/g/{slug}", gallery), Route("/g/{slug}/problems", problems),
         Route("/g/{slug}/documents", documents), Route("/g/{slug}/card/{type}/{card}", card),
         Route("/g/{slug}/file/{path:path}", source), Route("/g/{slug}/pdf/{name}", pdf),
+        Route("/g/{slug}/rulebook.html", rulebook_html),
         Route("/img/{key}.png", image), Route("/api/state", state_json), Route("/events", events),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -290,6 +290,10 @@ class Workspace:
         """The PDFs of :data:`PDFS` that ``output/<slug>/`` holds."""
         return [name for name in PDFS if (self.project.output / slug / name).is_file()]
 
+    def has_web_book(self, slug: str) -> bool:
+        """Whether ``output/<slug>/`` holds rulebook.html."""
+        return (self.project.output / slug / "rulebook.html").is_file()
+
     def relative(self, file: str) -> str:
         """A diagnostic's or source's file as a path relative to the project root ("" if outside)."""
         if not file:

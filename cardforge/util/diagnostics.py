@@ -126,6 +126,7 @@ CODES: dict[str, Code] = _codes(
     Code("rules-table-too-wide", "rules-compiler", E, "a rules table's unbreakable words are wider than its column or panel (names the table and its line)"),
     Code("rules-sheet-fit", "rules-compiler", I, "the type size and panel fill of the accordion rules sheet (printed by `build`)"),
     Code("rules-internal-text", "rules-compiler", W, "printed rules text speaks to the pack's maintainers (the seed, ERRATA.md, provisional, a raw field name)"),
+    Code("odds-invalid", "rules-compiler", E, "an odds: entry in game.yaml cannot be worked out (unknown stack, a test naming an unknown field, more draws than cards)"),
     Code("chart-too-many-series", "rules-compiler", E, "a composition chart has more series than colours that stay apart in grey"),
     Code("ruling-unprinted", "rulings", W, "a ruling or erratum ERRATA.md tags (**Ruling R1**) is cited by no rule players read, or missing from the rulebook's \"About this edition\""),
     Code("ruling-unknown", "rulings", W, "a citation [R1] in the rules or a card names no ruling or erratum that ERRATA.md tags"),

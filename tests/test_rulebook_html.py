@@ -1,0 +1,234 @@
+"""rulebook.html, the rulebook as one web page: the same headings and glossary as
+rulebook.pdf, and, in Debian's chromium driven by Playwright, a page that stands alone (no
+request outside the file, no broken image or link), reads from 360 px wide, finds cards,
+works without script and passes axe-core with no serious or critical violation.
+
+Needs chromium (see tests/test_serve_browser.py); the browser tests are marked slow.
+"""
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from cardforge.reference.odds import ODDS_HEADING
+from conftest import SHIPPED
+from test_serve_browser import ARGS, chromium
+
+
+def book(all_built: Path, slug: str) -> Path:
+    path = all_built / "output" / slug / "rulebook.html"
+    assert path.is_file(), f"{slug}: no rulebook.html beside rulebook.pdf"
+    return path
+
+
+class _Outline(HTMLParser):
+    """The contents entries (``nav#contents`` links), headings and glossary terms of a page."""
+
+    def __init__(self):
+        super().__init__()
+        self.contents: list[str] = []
+        self.headings: list[tuple[str, str]] = []
+        self.terms: list[str] = []
+        self._in: list[str] = []
+        self._text = ""
+        self._nav = False
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "nav" and dict(attrs).get("id") == "contents":
+            self._nav = True
+        if tag in ("h2", "h3", "dt") or (tag == "a" and self._nav):
+            self._in.append(tag)
+            self._text = ""
+            self._href = dict(attrs).get("href", "")
+
+    def handle_endtag(self, tag):
+        if tag == "nav":
+            self._nav = False
+        if self._in and self._in[-1] == tag:
+            self._in.pop()
+            text = re.sub(r"\s+", " ", self._text).strip()
+            if tag == "a" and not self._href.startswith("#odds-"):  # the odds are the web page's own
+                self.contents.append(text)
+            elif tag == "dt":
+                self.terms.append(text)
+            else:
+                self.headings.append((tag, text))
+
+    def handle_data(self, data):
+        if self._in:
+            self._text += data
+
+
+def outline(path: Path) -> _Outline:
+    parser = _Outline()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return parser
+
+
+def pdf_text(path: Path) -> list[str]:
+    return [re.sub(r"[ \t]+", " ", page.extract_text() or "") for page in PdfReader(path).pages]
+
+
+def contents_entries(pages: list[str]) -> list[str]:
+    """The entries of rulebook.pdf's contents page(s), without their dot leaders and page numbers."""
+    entries: list[str] = []
+    for text in pages:
+        lines = [line.strip() for line in text.splitlines() if line.strip() and " · rulebook" not in line]
+        if "Contents" in lines and not entries:
+            lines = lines[lines.index("Contents") + 1:]
+        elif not entries or not any(re.fullmatch(r"[ .]*\d+", line) for line in lines):
+            continue
+        entries += [line for line in lines if not re.fullmatch(r"[ .\d]*", line)]
+        if not re.fullmatch(r"[ .]*\d+", lines[-1]):
+            break  # the rules start on this page
+    return entries
+
+
+@pytest.mark.parametrize("slug", SHIPPED)
+def test_the_web_page_has_the_pdfs_contents_and_glossary(all_built, slug):
+    found = outline(book(all_built, slug))
+    pages = pdf_text(all_built / "output" / slug / "rulebook.pdf")
+    squash = lambda s: re.sub(r"\s+", "", s)  # noqa: E731 - pypdf may drop or add spaces at line ends
+    web = [squash(e) for e in found.contents if e != ODDS_HEADING]  # rulebook.pdf prints no odds: reference.pdf does
+    assert web == [squash(e) for e in contents_entries(pages)]
+    assert len(found.contents) >= 5
+    glossary = next(i for i, p in enumerate(pages) if "Glossary" in [line.strip() for line in p.splitlines()])
+    text = squash(" ".join(pages[glossary:]))
+    assert found.terms, slug
+    for term in found.terms:
+        assert squash(term + ":") in text, (slug, term)
+
+
+def test_every_pack_with_a_rulebook_has_its_web_page(all_built):
+    for pack in sorted((all_built / "cards").iterdir()):
+        html = all_built / "output" / pack.name / "rulebook.html"
+        assert html.is_file() == (pack / "rulebook.md").is_file(), pack.name
+
+
+@pytest.fixture(scope="module")
+def browser():
+    path = chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def _open(browser, path: Path, width: int, script: bool = True):
+    context = browser.new_context(viewport={"width": width, "height": 800}, java_script_enabled=script)
+    page = context.new_page()
+    page.problems = []
+    page.on("pageerror", lambda exc: page.problems.append(f"script error: {exc}"))
+    page.on("console", lambda msg: page.problems.append(f"console: {msg.text}") if msg.type == "error" else None)
+    url = path.resolve().as_uri()
+    page.on("request", lambda r: None if r.url == url or r.url.startswith("data:")
+            else page.problems.append(f"request: {r.url}"))
+    page.goto(url, wait_until="load")
+    return context, page
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("slug", SHIPPED)
+def test_the_web_page_stands_alone_and_reads_on_a_phone(browser, all_built, slug):
+    path = book(all_built, slug)
+    context, page = _open(browser, path, 360)
+    try:
+        page.evaluate("() => Promise.all([...document.images].map(i => { i.loading = 'eager'; return i.decode(); }))")
+        broken = page.evaluate("[...document.images].filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.alt)")
+        assert broken == []
+        assert page.locator("img").count() >= page.locator("article.card").count() >= 1  # every card shows its front
+        # every link and icon reference stays in the page and lands on an element that exists
+        targets = page.evaluate("""[...document.querySelectorAll('a[href], use')].map(a => a.getAttribute('href'))""")
+        assert targets and all(t.startswith("#") for t in targets), [t for t in targets if not t.startswith("#")]
+        missing = page.evaluate("""hrefs => hrefs.filter(h => !document.getElementById(decodeURIComponent(h.slice(1))))""",
+                                sorted(set(targets)))
+        assert missing == []
+        assert page.locator("a.term").count() >= 1  # rules and cards link to the glossary
+        # no horizontal scroll at 360 px
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), \
+            page.evaluate("[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > 361)"
+                          ".slice(0, 3).map(e => e.outerHTML.slice(0, 120))")
+        # the almanac's search box and type filter
+        cards = page.locator("article.card")
+        total = cards.count()
+        first = page.locator("article.card h4").first.inner_text().split(" × ")[0]
+        page.fill("#q", first)
+        shown = page.locator("article.card:visible")
+        assert 1 <= shown.count() < total or total == 1
+        assert first in [n.split(" × ")[0] for n in page.locator("article.card:visible h4").all_inner_texts()]
+        assert all(first.lower() in c.get_attribute("data-search") for c in shown.all())  # only cards that match
+        page.fill("#q", "")
+        kinds = page.locator("#type option").all()
+        value = kinds[1].get_attribute("value")
+        page.select_option("#type", value)
+        assert page.locator("article.card:visible").count() == page.locator(f'article.card[data-type="{value}"]').count()
+        assert page.locator(f'article.card:visible:not([data-type="{value}"])').count() == 0
+        page.select_option("#type", "")
+        assert page.locator("article.card:visible").count() == total
+        # axe-core: no serious or critical violation
+        from axe_playwright_python.sync_playwright import Axe
+
+        results = Axe().run(page)
+        serious = [(v["id"], v["impact"], len(v["nodes"])) for v in results.response["violations"]
+                   if v["impact"] in ("serious", "critical")]
+        assert serious == []
+        assert page.problems == []
+    finally:
+        context.close()
+
+
+@pytest.mark.slow
+def test_the_web_page_without_script_wide_and_printed(browser, all_built):
+    slug = "gate"
+    path = book(all_built, slug)
+    context, page = _open(browser, path, 1200, script=False)
+    try:
+        cards = page.locator("article.card")
+        assert cards.count() >= 1 and page.locator("article.card:visible").count() == cards.count()
+        assert not page.locator(".finder").is_visible()  # no control that cannot work
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        page.emulate_media(media="print")
+        assert not page.locator("nav#contents").is_visible() and page.locator("article.card").first.is_visible()
+        assert page.problems == []
+    finally:
+        context.close()
+
+
+def test_after_a_one_card_edit_the_web_page_draws_one_card(tmp_path, monkeypatch):
+    """rulebook.html's card pictures are kept per card (the rules memo): an edit draws the
+    edited card again, and the page is byte for byte what a build without the memo writes."""
+    import cardforge.export.faces as faces
+    from cardforge.build import Project, compile_game
+    from cardforge.rules.memo import Memo
+    from cardforge.rules.webbook import render_rulebook_html
+    from conftest import make_project
+
+    root = make_project(tmp_path / "project", "gate")
+    memo = Memo(tmp_path / "memo")
+    drawn: list[list[str]] = []
+    real = faces.face_pdf
+    monkeypatch.setattr(faces, "face_pdf", lambda cards, *a, **k: (drawn.append([c.name for c in cards]),
+                                                                   real(cards, *a, **k))[1])
+
+    def page(use_memo: bool) -> bytes:
+        compiled = compile_game(root / "cards" / "gate", Project(root))
+        out = tmp_path / "rulebook.html"
+        render_rulebook_html(compiled.game, compiled.layouts, out, memo=memo if use_memo else None)
+        return out.read_bytes()
+
+    first = page(True)
+    assert len(drawn[-1]) == len({c.id for c in compile_game(root / "cards" / "gate", Project(root)).game.cards})
+    assert page(True) == first and len(drawn) == 1  # nothing drawn again
+    citizens = root / "cards" / "gate" / "citizens.yaml"
+    text = citizens.read_text()
+    name = re.search(r"name: (.+)", text).group(1).strip()
+    citizens.write_text(text.replace(f"name: {name}", f"name: {name} Elder", 1))
+    edited = page(True)
+    assert drawn[-1] == [f"{name} Elder"] and edited != first
+    assert edited == page(False)  # the same bytes as a build that keeps nothing
