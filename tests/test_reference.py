@@ -90,3 +90,18 @@ def test_a_short_helper_sheet_is_set_large_for_its_page_and_a_long_one_still_fit
             else:
                 assert 6.0 <= max(sizes) <= 14.0
                 assert max(c["bottom"] for c in body) > 0.6 * page.height  # a full sheet fills its page
+
+
+@pytest.mark.parametrize("slug", EVERY)
+def test_a_zero_prints_in_the_almanac_as_any_other_number(slug, all_built):
+    """A field set to 0 (Arkham's gate modifier, Gate's income) is a value, not a blank: the
+    almanac prints it (0 == False in Python, which once hid it)."""
+    from cardforge.reference.display import formats, shown
+
+    game, _ = load_game(all_built / "cards" / slug)
+    for card in game.cards:
+        printed = {s.key for s in shown(card, game)}
+        for key in formats(game, card.type):
+            if card.data.get(key) == 0 and card.data.get(key) is not False:
+                assert key in printed, (card.name, key)
+                assert "0" in next(s.text for s in shown(card, game) if s.key == key)

@@ -108,8 +108,8 @@ def shown(card: Card, game: Game) -> list[Shown]:
         value = card.data
         for part in key.split("."):  # "stats.icons": a field inside a mapping field
             value = value.get(part) if isinstance(value, dict) else None
-        if value in (None, "", [], {}, False):
-            continue
+        if value is None or value is False or (isinstance(value, (str, list, dict)) and not value):
+            continue  # nothing to print; a 0 prints (0 == False, so not `value in (..., False)`)
         designed = key in card.provisional or key.split(".")[0] in card.provisional
         label = str(fmt["label"])
         if value is True:
