@@ -129,3 +129,74 @@ def test_not_a_repository_is_a_diagnostic(tmp_path):
     shutil.copytree(FIXTURES / "project", root)
     result = run_cli("diff", "mini", "HEAD", "--root", str(root))
     assert result.exit_code == 1 and "is not in a git repository" in result.stderr
+
+
+def _marks(pdf_path: Path, text: str) -> list[list[dict]]:
+    """Per page of ``pdf_path``: where ``text`` is printed (pdfplumber search matches)."""
+    with pdfplumber.open(pdf_path) as pdf:
+        return [page.search(text, regex=False) for page in pdf.pages]
+
+
+def _fronts(project: Path, slug: str, options):
+    """(page index, the trims (x0, top, x1, bottom) of its cards from the page's top, safe
+    area inset) of every fronts page of the game's deck.pdf, pt."""
+    from cardforge.build import Project, compile_game
+    from cardforge.render.deck import plan
+
+    compiled = compile_game(project / "cards" / slug, Project(project))
+    page, found = 0, []
+    for unit in plan(compiled.game, compiled.layouts, options):
+        assert unit.batch is not None, "a board: tiled, and carries no version mark"
+        sheet = unit.sheet
+        w, h = sheet.card
+        trims = []
+        for i, card in enumerate(unit.batch):
+            x, y = sheet.slot(i)
+            trims.append(((x, sheet.paper[1] - y - h, x + w, sheet.paper[1] - y), compiled.layouts.for_card(card)))
+        found.append((page, trims))
+        page += unit.pages
+    return found
+
+
+@pytest.mark.parametrize("slug", ["mini", "gate", "arkham-gates"])
+def test_version_mark_on_every_front_inside_the_safe_area_and_off_the_text(tmp_path, slug):
+    from cardforge.render.deck import DeckOptions
+    from tests.conftest import REPO, make_project
+
+    root = tmp_path / "project"
+    if slug == "mini":
+        shutil.copytree(FIXTURES / "project", root)
+    else:
+        make_project(root, slug, source=REPO)
+    result = run_cli("build", slug, "--version-mark", "a1b2c3d", "--jobs", "1", "--root", str(root))
+    assert result.exit_code == 0, result.output
+    deck = root / "output" / slug / "deck.pdf"
+    marks = _marks(deck, "a1b2c3d")
+    fronts = _fronts(root, slug, DeckOptions())
+    with pdfplumber.open(deck) as pdf:
+        for page, trims in fronts:
+            found = marks[page]
+            assert len(found) == len(trims)  # one a card
+            words = [c for c in pdf.pages[page].chars if c["size"] > 5.5]  # everything else printed on the page
+            for (x0, top, x1, bottom), layout in trims:
+                inside = [m for m in found if x0 <= m["x0"] and m["x1"] <= x1 and top <= m["top"] and m["bottom"] <= bottom]
+                assert len(inside) == 1
+                m, s = inside[0], layout.safe
+                assert x0 + s - 0.5 <= m["x0"] and m["x1"] <= x1 - s + 0.5
+                assert top + s - 0.5 <= m["top"] and m["bottom"] <= bottom - s + 0.5
+                assert not [c for c in words if c["x0"] < m["x1"] and m["x0"] < c["x1"]
+                            and c["top"] < m["bottom"] and m["top"] < c["bottom"]]
+        backs = [i for i in range(len(pdf.pages)) if i not in {p for p, _ in fronts}]
+        assert backs and not any(marks[i] for i in backs)
+
+
+def test_version_mark_from_game_yaml_and_refused_when_unprintable(tmp_path):
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURES / "project", root)
+    game = root / "cards" / "mini" / "game.yaml"
+    game.write_text(game.read_text() + "\nbuild:\n  version_mark: playtest 3\n")
+    assert run_cli("check", "mini", "--root", str(root)).exit_code == 0
+    assert run_cli("build", "mini", "--jobs", "1", "--root", str(root)).exit_code == 0
+    assert sum(len(m) for m in _marks(root / "output" / "mini" / "deck.pdf", "playtest 3")) == 4
+    refused = run_cli("build", "mini", "--version-mark", "v\u00e9", "--root", str(root))
+    assert refused.exit_code == 2 and "ASCII" in refused.output
