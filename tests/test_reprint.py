@@ -200,3 +200,54 @@ def test_version_mark_from_game_yaml_and_refused_when_unprintable(tmp_path):
     assert sum(len(m) for m in _marks(root / "output" / "mini" / "deck.pdf", "playtest 3")) == 4
     refused = run_cli("build", "mini", "--version-mark", "v\u00e9", "--root", str(root))
     assert refused.exit_code == 2 and "ASCII" in refused.output
+
+
+def test_diff_of_a_spreadsheet_pack_names_the_row(tmp_path):
+    """A pack made from a CSV sheet (with its mapping) is compared as a build loads it."""
+    from tests.conftest import REPO
+
+    root = tmp_path / "project"
+    root.mkdir()
+    assert run_cli("new", "harvest", "--from", str(REPO / "examples" / "harvest.csv"), "--root", str(root)).exit_code == 0
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "first")
+    sheet = root / "cards" / "harvest" / "harvest.csv"
+    rows = sheet.read_text().splitlines()
+    row = next(i for i, r in enumerate(rows) if r.startswith("Building,Quarry,3,"))
+    rows[row] = rows[row].replace("Building,Quarry,3,", "Building,Quarry,4,")
+    sheet.write_text("\n".join(rows) + "\n")
+    result = run_cli("diff", "harvest", "HEAD", "--root", str(root))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:2] == [f"{_shown(sheet)}:{row + 1}: changed: Quarry (building)",
+                                              f"  {_shown(sheet)}:{row + 1}: cost: 3 -> 4"]
+
+
+def _shown(path: Path) -> str:
+    from cardforge.util.diagnostics import display_path
+
+    return display_path(path)
+
+
+def test_a_long_changelog_gets_a_page_of_its_own(tmp_path):
+    """An icon of Gate redrawn: every card prints differently, and the changelog, a line per
+    card, does not fit in the last sheet's empty slots: it is a page after the sheets."""
+    from tests.conftest import REPO, make_project
+
+    root = make_project(tmp_path / "project", "gate", source=REPO)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "first")
+    icon = sorted((root / "cards" / "gate" / "icons").glob("*.svg"))[0]
+    icon.write_text(icon.read_text() + "\n<!-- redrawn -->\n")
+    changed = json.loads(run_cli("diff", "gate", "HEAD", "--format", "json", "--root", str(root)).stdout)["changes"]
+    assert len(changed) > 20 and {c["kind"] for c in changed} == {"prints differently"}
+    result = run_cli("build", "gate", "--changed-since", "HEAD", "--jobs", "1", "--root", str(root))
+    assert result.exit_code == 0, result.output
+    assert "on a page of its own" in " ".join(result.stderr.split())
+    with pdfplumber.open(root / "output" / "gate" / "reprint.pdf") as pdf:
+        texts = [p.extract_text() for p in pdf.pages]
+    first = next(i for i, t in enumerate(texts) if "reprint of the cards changed since" in t)
+    assert first > 0 and first % 2 == 0  # after the last sheet's fronts and backs
+    log = "\n".join(texts[first:])
+    assert all(c["name"] in log for c in changed)
