@@ -10,6 +10,7 @@ empty one).
 from __future__ import annotations
 
 import atexit
+import json
 import os
 import shutil
 import tempfile
@@ -73,6 +74,25 @@ def make_project(tmp: Path, *slugs: str, source: Path = REPO) -> Path:
 def run_cli(*args: str):
     """Run the cardforge command in-process; returns typer's Result (exit_code, stdout, stderr)."""
     return CliRunner().invoke(app, list(args), catch_exceptions=False)
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    """Replace the one occurrence of ``old`` in a test's copy of a file (fails if it is not there once)."""
+    text = path.read_text()
+    assert text.count(old) == 1, f"{old!r} must occur once in {path.name}"
+    path.write_text(text.replace(old, new))
+
+
+def line_of(path: Path, marker: str) -> int:
+    """The 1-based line of a file on which ``marker`` first starts."""
+    text = path.read_text()
+    return text[:text.index(marker)].count("\n") + 1
+
+
+def findings(root: Path, slug: str) -> tuple[int, list[dict]]:
+    """``cardforge check SLUG --format json`` in a test project: its exit code and diagnostics."""
+    result = run_cli("check", slug, "--root", str(root), "--format", "json")
+    return result.exit_code, json.loads(result.stdout)["diagnostics"]
 
 
 @pytest.fixture(scope="session")

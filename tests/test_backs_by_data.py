@@ -11,7 +11,8 @@ from pathlib import Path
 import pdfplumber
 from PIL import Image
 
-from tests.conftest import FIXTURES, run_cli
+from tests.conftest import FIXTURES, edit, line_of, run_cli
+from tests.conftest import findings as check_findings
 
 TIERS = {"Copper Ring": "bronze", "Old Coin": "bronze", "Silver Chalice": "silver", "Moon Mirror": "silver",
          "Crown of Ash": "gold", "Sun Idol": "gold"}
@@ -23,20 +24,8 @@ def tiers(tmp_path: Path) -> Path:
     return root
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert text.count(old) == 1, f"{old!r} must occur once in {path.name}"
-    path.write_text(text.replace(old, new))
-
-
-def line_of(path: Path, marker: str) -> int:
-    text = path.read_text()
-    return text[:text.index(marker)].count("\n") + 1
-
-
 def findings(root: Path) -> tuple[int, list[dict]]:
-    result = run_cli("check", "tiers", "--root", str(root), "--format", "json")
-    return result.exit_code, json.loads(result.stdout)["diagnostics"]
+    return check_findings(root, "tiers")
 
 
 def errors(found: list[dict]) -> list[dict]:

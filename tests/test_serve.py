@@ -108,6 +108,22 @@ def test_diagnostics_are_the_checks_records(tmp_path):
             assert f'href="/g/{SLUG}/file/cards/{SLUG}/{deck.name}#L{d.line}"' in text
 
 
+def test_a_file_level_diagnostic_links_to_the_file_not_line_0(tmp_path):
+    root = make_project(tmp_path, SLUG)
+    stray = root / "cards" / SLUG / "stray.json"  # a file the pack never reads: file-unread, on no line
+    stray.write_text("{}\n")
+    expected = [d for d in compile_game(root / "cards" / SLUG, Project(root)).diagnostics if d.code == "file-unread"]
+    assert expected and all(not d.line for d in expected)
+    with serving(root, SLUG) as server:
+        server.wait_for(SLUG, "ready", "errors")
+        status, page = raw_get(server, f"/g/{SLUG}/problems")
+        text = page.decode()
+        link = f'href="/g/{SLUG}/file/cards/{SLUG}/stray.json"'
+        assert status == 200 and link in text
+        assert "#L0" not in text
+        assert raw_get(server, link[len('href="'):-1])[0] == 200  # the link opens the file
+
+
 def test_saves_are_mapped_to_the_games_they_touch(tmp_path):
     slugs = ["gate", "gateway"]
     assert games_touched(tmp_path, [str(tmp_path / "cards/gate/citizens.yaml")], slugs) == {"gate"}

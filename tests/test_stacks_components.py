@@ -14,7 +14,8 @@ import pdfplumber
 import pytest
 import yaml
 
-from tests.conftest import FIXTURES, REPO, run_cli
+from tests.conftest import FIXTURES, REPO, edit, line_of, run_cli
+from tests.conftest import findings as check_findings
 
 
 def mini(tmp_path: Path) -> Path:
@@ -23,20 +24,8 @@ def mini(tmp_path: Path) -> Path:
     return root
 
 
-def edit(path: Path, old: str, new: str) -> None:
-    text = path.read_text()
-    assert text.count(old) == 1, f"{old!r} must occur once in {path.name}"
-    path.write_text(text.replace(old, new))
-
-
-def line_of(path: Path, marker: str) -> int:
-    text = path.read_text()
-    return text[:text.index(marker)].count("\n") + 1
-
-
 def findings(root: Path) -> tuple[int, list[dict]]:
-    result = run_cli("check", "mini", "--root", str(root), "--format", "json")
-    return result.exit_code, json.loads(result.stdout)["diagnostics"]
+    return check_findings(root, "mini")
 
 
 def only(found: list[dict], code: str) -> dict:

@@ -4,7 +4,8 @@ is written somewhere in the pack's YAML data or is a count of its cards.
 Code: ``rules-number`` (warning, at the line of the rules source where the number is
 written). A number typed into the prose ("draw 5 cards") does not change when the data
 does, so the rules and the cards can disagree; give it a name under game.yaml ``numbers:``
-and write ``{{ n('hand_size') }}``. Numbered-list markers are the compiler's, not numbers.
+and write ``{{ n('hand_size') }}``. Numbered-list markers are the compiler's, not numbers;
+a ruling's citation ("[R3]", :mod:`cardforge.checks.rulings`) is a label, not a number.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.sources.load import display_path
 from cardforge.model import Game
+from cardforge.rules.playertext import CITATION
 from cardforge.rules.source import SOURCES, source_path
 
 _NUMBER = re.compile(r"\d+")
@@ -47,7 +49,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         if not markdown:
             continue
         known = data_numbers(game) if known is None else known
-        prose = _LIST_MARK.sub(" ", markdown)
+        prose = CITATION.sub(" ", _LIST_MARK.sub(" ", markdown))
         unsourced = sorted(set(_NUMBER.findall(prose)) - known, key=int)
         if not unsourced:
             continue

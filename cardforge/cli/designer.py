@@ -76,19 +76,37 @@ def new(
 
 
 def _schemas(root: Path, slugs: list[str] | None) -> list[Path]:
-    """Write the editor schemas of the packs ``slugs``; a pack that does not load is a failure."""
+    """Write the editor schemas of the packs ``slugs`` and keep the modeline on the first line
+    of each pack's YAML files (game.yaml, card files, errata.yaml, the layout file); a pack
+    that does not load is a failure. Returns the files written or changed."""
     from cardforge.build import Project
+    from cardforge.layout import SIZE_PRESETS_MM, layout_path
+    from cardforge.sources.errata import ERRATA_FILE, SCHEMA as ERRATA_SCHEMA
     from cardforge.sources.load import load_game
-    from cardforge.schema.export import write_schemas
+    from cardforge.sources.packfonts import font_keys
+    from cardforge.sources.yamlfile import read_yaml
+    from cardforge.schema.export import keep_modeline, modeline, write_schemas
 
-    packs, problems = Project(root).packs(slugs)
+    project = Project(root)
+    packs, problems = project.packs(slugs)
     written = []
     for pack in packs:
         game, found = load_game(pack)
         if game is None:
             problems += found
             continue
-        written += write_schemas(game, root)
+        layout_file = layout_path(project.layouts, game.slug)
+        layout, _, _ = read_yaml(layout_file) if layout_file.is_file() else (None, None, [])
+        own_sizes = list((layout.get("sizes") or {}) if isinstance(layout, dict) else {})
+        written += write_schemas(game, root, sizes=[*SIZE_PRESETS_MM, *own_sizes], fonts=list(font_keys(game)),
+                                 errata=ERRATA_SCHEMA)
+        files = [("game", pack / "game.yaml")]
+        files += [("errata" if p.name == ERRATA_FILE else "cards", p) for p in sorted(pack.glob("*.yaml"))
+                  if p.name != "game.yaml" and p.is_file()]
+        files += [("layout", layout_file)] if layout_file.is_file() else []
+        for kind, path in files:
+            if keep_modeline(path, modeline(kind, game.slug, "layout" if kind == "layout" else "card")):
+                written.append(path)
     if has_errors(problems):
         _fail(problems)
     return written
@@ -98,12 +116,15 @@ def schema(
     games: Annotated[Optional[list[str]], typer.Argument(help="Game pack slugs; all packs when omitted.", show_default=False)] = None,
     root: Root = Path("."),
 ) -> None:
-    """Write JSON Schemas for editors to schemas/GAME/: game.schema.json, layout.schema.json and
-    cards.schema.json (every card type's schema, chosen by the card's `type`).
+    """Write JSON Schemas for editors to schemas/GAME/: game.schema.json, layout.schema.json,
+    cards.schema.json (every card type's schema, chosen by the card's `type`) and
+    errata.schema.json, and put the line pointing to its schema first in each of the pack's
+    YAML files (game.yaml, card files, errata.yaml, layouts/GAME.yaml).
 
     A YAML file whose first line is `# yaml-language-server: $schema=../../schemas/GAME/cards.schema.json`
     gets completion and red underlines in VS Code's YAML extension. Run it again after changing
-    card_types in game.yaml."""
+    card_types or fonts in game.yaml or sizes in the layout: a layout's size and an element's
+    font accept only the names check accepts."""
     for path in _schemas(root.resolve(), games):
         err.print(f"[green]wrote[/] {display_path(path)}", highlight=False)
 

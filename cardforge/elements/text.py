@@ -2,6 +2,7 @@
 (the type shrinks from ``size`` to ``min_size``); ``fill``/``stroke`` put it on a colour band."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from cardforge.elements import (ALIGN, COLOR, DASH, FIELD, FILL, FONT, ICON_COLOR, ICON_SCALE, LEADING, MIN_SIZE,
@@ -15,14 +16,39 @@ def _draw(c, el: Element, copy, at) -> None:
     card.draw_text(c, el, copy, at)
 
 
+PRINTED = re.compile(r"\{\{(.*?)\}\}", re.S)
+CARD_FIELD = re.compile(r"\bcard\.([A-Za-z_]\w*)|\bcard\[\s*['\"]([^'\"]+)['\"]\s*\]")
+
+
+def printed_fields(el: Element) -> set[str]:
+    """The card fields whose values ``el`` prints: its ``field``, or every ``card.FIELD`` a
+    ``{{ ... }}`` of its template names (a field read only by ``{% if %}`` prints nothing)."""
+    if el.field:
+        return {el.field}
+    found = set()
+    for expression in PRINTED.findall(el.template or ""):
+        found |= {a or b for a, b in CARD_FIELD.findall(expression)}
+    return found
+
+
 def markup(el: Element, ctx: dict[str, Any]) -> str:
-    """The card markup ``el`` shows on the card of ``ctx`` ('' when nothing), ``when:`` aside."""
+    """The card markup ``el`` shows on the card of ``ctx`` ('' when nothing), ``when:`` aside.
+
+    A value designed for the pack (a field the card lists under ``provisional:``) is
+    followed by :data:`~cardforge.model.DESIGNED_MARK` (†), so a card face marks it as the
+    rulebook and the almanac do."""
+    from cardforge.model import DESIGNED_MARK
     from cardforge.templates import context as memo
 
     if el.field:
         value = ctx["card"].get(el.field)
-        return "" if value is None else str(value)
-    return memo.rendered(el.template, ctx)
+        text = "" if value is None else str(value)
+    else:
+        text = memo.rendered(el.template, ctx)
+    designed = ctx["card"].get("provisional") if isinstance(ctx.get("card"), dict) else None
+    if text and isinstance(designed, list) and printed_fields(el) & set(designed):
+        text += DESIGNED_MARK
+    return text
 
 
 def _icons(el: Element, ctx: dict[str, Any]) -> set[str]:
@@ -37,7 +63,8 @@ def _icons_vary(el: Element) -> bool:
 
 KIND = register(Kind(
     "text", "card markup (see [markup.md](markup.md)) from `field` or `template`, fitted into the box: the type "
-            "shrinks from `size` to `min_size`, and `text-overflow` reports what still does not fit",
+            "shrinks from `size` to `min_size`, and `text-overflow` reports what still does not fit; a value the card "
+            "lists as `provisional` (its `field`, or a `card.FIELD` the template prints) ends in †",
     keys=(FIELD, TEMPLATE, FONT, SIZE, MIN_SIZE, LEADING, COLOR, ALIGN, VALIGN, ICON_SCALE, ICON_COLOR,
           enum("rotate", [0, 90, 180, 270], 0, "turn the text, in degrees"),
           enum("role", ["title", "body", "other"], None,

@@ -58,6 +58,10 @@ class Card:
         return list(value) if isinstance(value, list) else []
 
 
+DESIGNED_MARK = "†"  # follows a designed value (a field the card lists as `provisional`) wherever it prints
+DESIGNED_NOTE = "† designed for this edition"  # the mark explained, once on each document that prints it
+
+
 @dataclass
 class Icon:
     """An icon of the game's legend: drawn from ``svg`` (absolute path) or as ``text``."""

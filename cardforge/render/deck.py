@@ -158,6 +158,9 @@ def plan(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Unit]:
             boards[key] = tiles.plan(options.paper, key[0], options.orientation)
     sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items() if key in sheets)
     sides = 2 if options.sides == "both" else 1
+    from cardforge.model import DESIGNED_NOTE
+
+    designed = any(card.provisional for card in game.cards)  # a face may print a † (cardforge.elements.text)
     units, sheet_no = [], 0
     for key, cards in groups.items():
         if key in boards:
@@ -167,8 +170,9 @@ def plan(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Unit]:
         for start in range(0, len(cards), sheet.per_sheet):
             batch = cards[start:start + sheet.per_sheet]
             sheet_no += 1
+            note = f" · {DESIGNED_NOTE}" if sheet_no == 1 and designed else ""  # once, on the first sheet
             units.append(Unit(key, len(batch), sides, batch=batch, sheet=sheet,
-                              label=f"{game.title} · deck · sheet {sheet_no} of {sheets_total}"))
+                              label=f"{game.title} · deck · sheet {sheet_no} of {sheets_total}{note}"))
     return units
 
 
@@ -204,7 +208,10 @@ class _Drawer:
             sides.append((True, f"{unit.label} · fronts"))
         if options.sides in ("both", "backs"):
             turn = "duplex" if options.sides == "both" else "turn"
-            sides.append((False, f"{unit.label} · backs ({options.flip}-edge {turn})"))
+            from cardforge.model import DESIGNED_NOTE
+
+            label = unit.label.replace(f" · {DESIGNED_NOTE}", "") if sides else unit.label  # the note once
+            sides.append((False, f"{label} · backs ({options.flip}-edge {turn})"))
         for front, label in sides:
             c.setPageSize(unit.sheet.paper)
             _side(c, unit.sheet, unit.batch, self.game, self.layouts, self.stamp, options, self.contexts,

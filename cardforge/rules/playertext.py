@@ -2,6 +2,9 @@
 
 * :data:`DESIGNED` (†) marks a designed value (one the pack marks ``provisional``) on every
   output that prints it; :data:`DESIGNED_NOTE` explains it in one line.
+* :data:`CITATION` finds a citation of a ruling or erratum ("[R3]", "[E1]", see
+  :mod:`cardforge.checks.rulings`); :data:`RULING_NOTE` explains the mark in one line, printed
+  once by each output that cites one (the rulebook's "About this edition" lists them).
 * :func:`players` gives a player count in words that agree in number ("1 player",
   "2 players", "1–5 players").
 * :func:`internal_words` finds words addressed to the pack's maintainers (the seed,
@@ -15,8 +18,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-DESIGNED = "†"
-DESIGNED_NOTE = "† designed for this edition"
+from cardforge.model import DESIGNED_MARK as DESIGNED  # the one mark of every output, card faces included
+from cardforge.model import DESIGNED_NOTE  # noqa: F401  (the rules documents import it from here)
+
+CITATION = re.compile(r"\[[RE]\d+\]")
+RULING_NOTE = "[R1] marks a ruling of this edition where the original rules leave a question open (the rulebook's About this edition lists them)"
 
 # (pattern, why) : words for the pack's maintainers, never for players
 INTERNAL = [
@@ -51,6 +57,11 @@ def has_designed(game) -> bool:
     if any(c.get("provisional") is True for c in game.components):
         return True
     return any(card.provisional for card in game.cards)
+
+
+def cites(text: str) -> bool:
+    """Whether ``text`` cites a ruling or erratum ("[R3]")."""
+    return bool(CITATION.search(text))
 
 
 def designed(value: str, provisional: bool) -> str:
@@ -88,8 +99,9 @@ def printed_strings(game) -> Iterator[tuple[tuple, str]]:
         if isinstance(meta.get(key), str):
             yield ("game", key), meta[key]
     for i, comp in enumerate(data.get("components") or []):
-        if isinstance(comp.get("name"), str):
-            yield ("components", i, "name"), comp["name"]
+        for key in ("name", "listed"):
+            if isinstance(comp.get(key), str):
+                yield ("components", i, key), comp[key]
     for i, step in enumerate(data.get("setup") or []):
         if isinstance(step, str):
             yield ("setup", i), step

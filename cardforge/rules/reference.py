@@ -30,7 +30,7 @@ from cardforge.render.sheet import PAPER_MM
 from cardforge.rules.cards import card_entry
 from cardforge.rules.flow import Heading, IconImages, Styles, flowables, page_footer
 from cardforge.rules.memo import Memo
-from cardforge.rules.playertext import DESIGNED_NOTE, has_designed
+from cardforge.rules.playertext import DESIGNED_NOTE, RULING_NOTE, cites, has_designed
 from cardforge.rules.readers import Paragraph
 from cardforge.rules.source import Macros
 from cardforge.util.units import MM
@@ -118,7 +118,10 @@ def _helper_text(game: Game) -> tuple[str, str, str]:
         notes.append("Print one per player.")
     if has_designed(game):
         notes.append(DESIGNED_NOTE + ".")
-    return f"{html.escape(game.title)} · helper sheet", " ".join(notes), helper_markdown(game)
+    markdown = helper_markdown(game)
+    if cites(markdown):
+        notes.append(html.escape(RULING_NOTE) + ".")
+    return f"{html.escape(game.title)} · helper sheet", " ".join(notes), markdown
 
 
 def _helper_story(text: tuple[str, str, str], size: float, icons: IconImages, width: float) -> list:

@@ -29,7 +29,7 @@ from cardforge.rules.compose import SIZES, SPARE_KINDS, Plan, compose
 from cardforge.rules.flow import IconImages, Styles
 from cardforge.rules.memo import Memo
 from cardforge.rules.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
-from cardforge.rules.playertext import DESIGNED_NOTE, designed, has_designed, players
+from cardforge.rules.playertext import DESIGNED_NOTE, RULING_NOTE, cites, designed, has_designed, players
 from cardforge.rules.readers import Paragraph
 from cardforge.rules.source import Macros, render_source, source_path, table_source_line
 from cardforge.rules.tables import TableTooWide
@@ -148,6 +148,8 @@ def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None) -
     spares = SPARE.findall(markdown)
     macros = Macros(game)
     spare_md = {"components": macros.components_list(), "turn": macros.turn_sequence()}
+    if cites(markdown) or any(cites(md) for md in spare_md.values()):  # the mark explained once, fitted with the rules
+        markdown = markdown.rstrip() + f"\n\n*{RULING_NOTE}.*\n"
     text, panels = SPARE.sub("", markdown), len(READING_ORDER) - 1
     key = size = None
     if memo is not None:  # the size is a function of exactly these (and of cardforge's version)

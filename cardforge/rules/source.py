@@ -85,6 +85,8 @@ class Macros:
         """What the pack prints, then what the players supply (``supply: true``) under
         "You also need:", so nobody looks for a die among the printed sheets."""
         def item(c: dict) -> str:
+            if isinstance(c.get("listed"), str):  # the pack's own wording of the line
+                return f"- {c['listed']}"
             per = f" per {c['per']}" if c.get("per") == "player" else ""
             return f"- {c['count']} {c['name']}{per}"
         printed = [item(c) for c in self.game.components if c.get("supply") is not True]
@@ -140,6 +142,18 @@ class Macros:
     def icon(self, name: str) -> str:
         return "{" + name + "}"
 
+    def mark(self, cards: Any, *fields: str) -> str:
+        """The designed mark (†) when any of ``cards`` (a card of :meth:`cards_of`, or a list of
+        them) lists any of ``fields`` as ``provisional``, else ''. Write it after a value a
+        rules source prints from card data: ``{{ d.name }}{{ mark(d, 'ability') }}``."""
+        from cardforge.model import DESIGNED_MARK
+
+        for card in cards if isinstance(cards, list) else [cards]:
+            designed = card.get("provisional") if isinstance(card, dict) else None
+            if isinstance(designed, list) and set(fields) & set(designed):
+                return DESIGNED_MARK
+        return ""
+
     def spare_panel(self, kind: str = "notes") -> str:
         """Ask for a spare panel on the rules sheet: "notes", "components" or "turn"."""
         if kind not in ("notes", "components", "turn"):
@@ -148,7 +162,7 @@ class Macros:
 
     def context(self) -> dict[str, Any]:
         names = ["components_list", "setup_steps", "turn_sequence", "game_end", "table", "icon_legend",
-                 "glossary_list", "count", "cards_of", "icon", "n", "spare_panel"]
+                 "glossary_list", "count", "cards_of", "icon", "mark", "n", "spare_panel"]
         ctx: dict[str, Any] = {n: getattr(self, n) for n in names}
         ctx.update(game=self.data, components={c["id"]: c for c in self.game.components},
                    title=self.game.title)

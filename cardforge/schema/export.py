@@ -2,11 +2,18 @@
 
 ``cardforge schema GAME`` writes three JSON Schema (2020-12) documents to
 ``schemas/<slug>/`` of the project: ``game.schema.json`` (cardforge's schema of game.yaml),
-``layout.schema.json`` (the layout file) and ``cards.schema.json`` (a card file: a
+``layout.schema.json`` (the layout file), ``cards.schema.json`` (a card file: a
 ``cards:`` list whose items are checked against the card type named by their ``type``,
-the pack's card-type schemas combined on ``type``). A YAML file whose first line is
-``# yaml-language-server: $schema=<path>`` is then completed and underlined by VS Code's
-YAML extension (and any editor using yaml-language-server).
+the pack's card-type schemas combined on ``type``) and ``errata.schema.json`` (errata.yaml).
+A YAML file whose first line is ``# yaml-language-server: $schema=<path>`` is then
+completed and underlined by VS Code's YAML extension (and any editor using
+yaml-language-server); :func:`keep_modeline` writes that line.
+
+An editor schema is never looser than ``cardforge check`` where check accepts a closed set
+of names: a layout's ``size`` is one of the size presets, a name from the layout file's
+``sizes`` or a pair; an element's ``font`` and ``header_font`` are the pack's font names
+(the shipped faces and its own). Those sets are the pack's as the schemas were written: run
+``cardforge schema`` again after adding a size or a font.
 """
 from __future__ import annotations
 
@@ -21,7 +28,9 @@ import yaml
 from cardforge.model import Game
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
-FILES = {"game": "game.schema.json", "layout": "layout.schema.json", "cards": "cards.schema.json"}
+FILES = {"game": "game.schema.json", "layout": "layout.schema.json", "cards": "cards.schema.json",
+         "errata": "errata.schema.json"}
+MODELINE = "# yaml-language-server: $schema="
 
 
 def builtin_schema(name: str) -> dict[str, Any]:
@@ -85,21 +94,55 @@ def cards_schema(game: Game) -> dict[str, Any]:
             "$defs": {**defs, card_key: card}}
 
 
-def pack_schemas(game: Game) -> dict[str, dict[str, Any]]:
-    """The three editor schemas of ``game`` by file kind ("game", "layout", "cards")."""
-    return {"game": builtin_schema("game"), "layout": builtin_schema("layout"), "cards": cards_schema(game)}
+def narrowed_layout(schema: dict[str, Any], sizes: list[str], fonts: list[str]) -> dict[str, Any]:
+    """Layout schema ``schema`` with a layout's ``size`` limited to the names ``sizes`` (or a
+    pair) and every ``font``/``header_font`` key to the names ``fonts`` (empty: left as is)."""
+    schema = copy.deepcopy(schema)
+    if sizes:
+        size = schema["$defs"]["layout"]["properties"]["size"]
+        size["oneOf"] = [{"enum": list(sizes)}, {"$ref": "#/$defs/pair"}]
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            props = node.get("properties")
+            if isinstance(props, dict) and fonts:
+                for key in ("font", "header_font"):
+                    if isinstance(props.get(key), dict) and props[key].get("type") == "string":
+                        props[key] = {**props[key], "enum": list(fonts)}
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema)
+    return schema
+
+
+def pack_schemas(game: Game, sizes: list[str] | None = None, fonts: list[str] | None = None,
+                 errata: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
+    """The editor schemas of ``game`` by file kind ("game", "layout", "cards", and "errata"
+    when ``errata``, the shape of errata.yaml, is given). ``sizes`` (the size names check
+    accepts) and ``fonts`` (the font names) narrow the layout schema (:func:`narrowed_layout`)."""
+    schemas = {"game": builtin_schema("game"),
+               "layout": narrowed_layout(builtin_schema("layout"), sizes or [], fonts or []),
+               "cards": cards_schema(game)}
+    if errata is not None:
+        schemas["errata"] = {"$schema": DIALECT, "title": f"{game.title}: errata.yaml", **copy.deepcopy(errata)}
+    return schemas
 
 
 def schema_dir(root: Path, slug: str) -> Path:
     return root / "schemas" / slug
 
 
-def write_schemas(game: Game, root: Path) -> list[Path]:
-    """Write ``schemas/<slug>/*.schema.json`` under project folder ``root``; returns the paths."""
+def write_schemas(game: Game, root: Path, **narrow: Any) -> list[Path]:
+    """Write ``schemas/<slug>/*.schema.json`` under project folder ``root`` (``narrow``: the
+    keywords of :func:`pack_schemas`); returns the paths."""
     folder = schema_dir(root, game.slug)
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for kind, schema in pack_schemas(game).items():
+    for kind, schema in pack_schemas(game, **narrow).items():
         path = folder / FILES[kind]
         path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         written.append(path)
@@ -111,3 +154,21 @@ def modeline(kind: str, slug: str, relative_to: str = "card") -> str:
     folder (``relative_to="card"``) or in layouts/ (``"layout"``)."""
     up = "../../" if relative_to == "card" else "../"
     return f"# yaml-language-server: $schema={up}schemas/{slug}/{FILES[kind]}"
+
+
+def keep_modeline(path: Path, line: str) -> bool:
+    """Make ``line`` (a :func:`modeline`) the first line of the YAML file ``path``: a
+    yaml-language-server line already first is replaced, otherwise ``line`` is put above the
+    file's first line. Returns True when the file changed (its other lines are kept byte for
+    byte; every line below moves down one when the line is added)."""
+    data = path.read_bytes()
+    text = data.decode("utf-8")
+    first, newline, rest = text.partition("\n")
+    if first.rstrip("\r").startswith(MODELINE):
+        if first.rstrip("\r") == line:
+            return False
+        new = line + newline + rest
+    else:
+        new = line + "\n" + text
+    path.write_bytes(new.encode("utf-8"))
+    return True

@@ -1,0 +1,85 @@
+"""Editor schemas as an editor meets them: every shipped YAML file's first line points to a
+schema file that exists and that the file satisfies; `cardforge schema` writes those files
+and keeps the lines; and an editor schema refuses what `cardforge check` refuses."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+from jsonschema import Draft202012Validator
+
+from cardforge.build import Project, compile_game
+from tests.conftest import REPO, SHIPPED, make_project, run_cli
+
+MODELINE = "# yaml-language-server: $schema="
+
+
+def _shipped_yaml() -> list[Path]:
+    return sorted([*(REPO / "cards").glob("*/*.yaml"), *(REPO / "layouts").glob("*.yaml")])
+
+
+def _schema_of(path: Path) -> Path:
+    first = path.read_text(encoding="utf-8").splitlines()[0]
+    assert first.startswith(MODELINE), f"{path.relative_to(REPO)}: first line is {first!r}"
+    return (path.parent / first[len(MODELINE):]).resolve()
+
+
+@pytest.mark.parametrize("path", _shipped_yaml(), ids=lambda p: p.relative_to(REPO).as_posix())
+def test_every_shipped_yaml_file_names_a_schema_that_exists_and_holds(path):
+    schema_file = _schema_of(path)
+    assert schema_file.is_file(), f"{path.relative_to(REPO)} names {schema_file}, which does not exist"
+    schema = json.loads(schema_file.read_text(encoding="utf-8"))
+    Draft202012Validator.check_schema(schema)
+    errors = list(Draft202012Validator(schema).iter_errors(yaml.safe_load(path.read_text(encoding="utf-8"))))
+    assert errors == [], [e.message for e in errors[:3]]
+
+
+def test_cardforge_schema_writes_the_shipped_schemas_and_keeps_the_lines(tmp_path):
+    root = make_project(tmp_path, *SHIPPED)
+    before = {p: p.read_bytes() for p in [*(root / "cards").glob("*/*.yaml"), *(root / "layouts").glob("*.yaml")]}
+    card_file = next(p for p in sorted((root / "cards" / SHIPPED[0]).glob("*.yaml")) if p.name != "game.yaml")
+    card_file.write_text(card_file.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")  # line lost
+    game_file = root / "cards" / SHIPPED[0] / "game.yaml"
+    game_file.write_text("# yaml-language-server: $schema=old/place.json\n"
+                         + game_file.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+    result = run_cli("schema", "--root", str(root))
+    assert result.exit_code == 0, result.output
+    for path, data in before.items():  # the lost line is back, the stale one replaced, no other byte moved
+        assert path.read_bytes() == data, path
+    assert card_file.name in result.stderr.replace("\n", "")  # reported as written
+    for slug in SHIPPED:  # the schema files the repository ships are the ones `schema` writes
+        for shipped in sorted((REPO / "schemas" / slug).glob("*.json")):
+            assert (root / "schemas" / slug / shipped.name).read_bytes() == shipped.read_bytes(), shipped
+    again = run_cli("schema", "--root", str(root))
+    assert again.exit_code == 0 and ".yaml" not in again.stderr  # nothing left to change
+
+
+def test_the_editor_schema_refuses_a_size_and_a_font_that_check_refuses(tmp_path):
+    slug = SHIPPED[0]
+    root = make_project(tmp_path, slug)
+    layout_file = root / "layouts" / f"{slug}.yaml"
+    layout = yaml.safe_load(layout_file.read_text(encoding="utf-8"))
+    schema = json.loads(_schema_of(REPO / "layouts" / f"{slug}.yaml").read_text(encoding="utf-8"))
+    validator = Draft202012Validator(schema)
+    name, element = next((n, e) for n, spec in layout["layouts"].items()
+                         for e, el in (spec.get("elements") or {}).items() if isinstance(el, dict) and "font" in el)
+
+    def verdicts(key_path: tuple[str, ...], value: str) -> tuple[bool, bool]:
+        data = yaml.safe_load(layout_file.read_text(encoding="utf-8"))
+        node = data
+        for key in key_path[:-1]:
+            node = node.setdefault(key, {})
+        node[key_path[-1]] = value
+        edited = root / "layouts" / f"{slug}.yaml"
+        edited.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        found = compile_game(root / "cards" / slug, Project(root)).diagnostics
+        shutil.copy(REPO / "layouts" / f"{slug}.yaml", edited)
+        return (any(d.code == "layout-invalid" for d in found), bool(list(validator.iter_errors(data))))
+
+    assert verdicts(("layouts", name, "size"), "huge") == (True, True)  # check and editor both refuse
+    assert verdicts(("layouts", name, "size"), "bridge") == (False, False)  # and both take a preset
+    assert verdicts(("layouts", name, "elements", element, "font"), "comic-sans") == (True, True)
+    assert verdicts(("layouts", name, "elements", element, "font"), "condensed-bold")[1] is False
