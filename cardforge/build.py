@@ -147,7 +147,8 @@ class BuildOptions:
 
 # what a pack may set under ``build:`` in game.yaml (docs/game-yaml.md), each used unless the
 # command line gives it: how the deck prints, not which outputs are written
-PACK_SETTINGS = ("paper", "orientation", "flip", "gutter", "fit", "ink_saver", "cut_guides", "dpi", "color", "draft")
+PACK_SETTINGS = ("paper", "orientation", "flip", "gutter", "fit", "ink_saver", "cut_guides", "dpi", "color", "draft",
+                 "version_mark")
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,8 @@ def drafted(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 def options_from(paper: str = "letter", orientation: str = "auto", flip: str = "long", gutter: float | None = None,
                  fit: str = "cards", duplex_shift: str | tuple | None = None, ink_saver: bool = False,
                  cut_guides: bool = False, export: tuple[str, ...] = (), dpi: int = 300, shop: str | None = None,
-                 color: str = "rgb", tts_url_base: str | None = None, draft: bool = False) -> BuildOptions:
+                 color: str = "rgb", tts_url_base: str | None = None, draft: bool = False,
+                 version_mark: str = "") -> BuildOptions:
     """:class:`BuildOptions` from plain values as the command line and game.yaml write them:
     ``gutter`` in mm, ``duplex_shift`` as ``"DX,DY"`` in mm (or a pair)."""
     from cardforge.util.units import MM
@@ -199,7 +201,8 @@ def options_from(paper: str = "letter", orientation: str = "auto", flip: str = "
     else:
         dx, dy = duplex_shift or (0.0, 0.0)
     deck = DeckOptions(paper=paper, orientation=orientation, flip=flip, gutter=None if gutter is None else gutter * MM,
-                       fit=fit, shift=(dx * MM, dy * MM), ink_saver=ink_saver, cut_guides=cut_guides)
+                       fit=fit, shift=(dx * MM, dy * MM), ink_saver=ink_saver, cut_guides=cut_guides,
+                       version_mark=version_mark or "")
     return BuildOptions(deck=deck, exports=frozenset(export), dpi=dpi, shop=shop, color=color,
                         tts_url_base=tts_url_base, draft=draft)
 

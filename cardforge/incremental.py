@@ -306,9 +306,28 @@ class _Game:
             discard(self.staging)
             kept = [d for d in self.diagnostics if d.code != "build-forced"]
             return BuildResult(self.slug, [], kept + [placing_failed(self.slug, target, exc)])
+        if "deck.pdf" in self.names and self.store is not None:
+            self.record()
         return BuildResult(self.slug, sorted(written + current), problems,
                            rendered=[n for n in self.names if n not in self.hits],
                            reused=[n for n in self.names if n in self.hits])
+
+    def record(self) -> None:
+        """Keep the record of what deck.pdf prints current (``cardforge diff`` without a
+        revision compares with it, see :func:`cardforge.reprint.record`): written from the
+        game compiled now, or, when the deck came from the cache without compiling and the
+        record describes another deck, from the game compiled for it."""
+        from cardforge.reprint import record, recorded
+
+        output = self.project.output
+        compiled = self.compiled
+        if compiled is None:
+            if recorded(output, self.slug):
+                return
+            recent = _RECENT.get(self.slug)
+            compiled = recent[1] if recent and self.keys and recent[0] == self.keys[_CHECKS] else _compile(self.pack, self.project)
+        if compiled.game is not None:
+            record(output, compiled)
 
 
 def _sweep_when_free(target: Path) -> None:

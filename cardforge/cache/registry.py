@@ -77,6 +77,9 @@ RULES_MEMO = Cache("rules-memo", "project", ".cache/{game}/rules", "the text lai
                    "fields and everything else that draws it", "4 answers per kind, 256 icon pictures, 4,000 card pictures",
                    "rules documents laid out once after a one-card edit (no type-size search, no contents pass); "
                    "rulebook.html draws only the cards that changed")
+PRINTED = Cache("printed", "project", ".cache/{game}/printed.json", "the SHA-256 of the deck.pdf it describes",
+                "one file per game: the last build's", "`cardforge diff GAME` without a revision compares with what "
+                "the last build printed (each card's fields and face digest)")
 PREVIEWS = Cache("previews", "project", ".serve-cache", "a card's fields, game.yaml, the layout file, the pack's "
                  "art and icons, the fingerprint; a PDF page by the PDF's bytes", "5,000 newest pictures",
                  "cardforge serve redraws only the cards an edit changed")
@@ -96,7 +99,7 @@ METRICS = Cache("font-metrics", "user", "metrics", "the font file's bytes, the f
 TEMPLATES = Cache("template-code", "user", "templates", "a template's source, the sandbox's configuration, "
                   "the fingerprint", "4,000 newest templates", "a template is not compiled again by a new process")
 
-CACHES: tuple[Cache, ...] = (ARTEFACTS, DIGESTS, DECK_PAGES, RULES_MEMO, PREVIEWS, YAML, SCHEMAS, VERDICTS, CHECK_RESULTS,
+CACHES: tuple[Cache, ...] = (ARTEFACTS, DIGESTS, DECK_PAGES, RULES_MEMO, PRINTED, PREVIEWS, YAML, SCHEMAS, VERDICTS, CHECK_RESULTS,
                              ICON_FORMS, METRICS, TEMPLATES)
 
 

@@ -22,6 +22,7 @@ from cardforge.cli.options import Flip, Paper, with_build_options
 from cardforge.util.diagnostics import CODES, Diagnostic, Severity, display_path, format_json, has_errors
 from cardforge.cli.guard import guarded_typer
 from cardforge.util.report import print_diagnostics, summary
+from cardforge.cli import reprint as cli_reprint  # diff, build --changed-since
 
 app = guarded_typer()(  # every command: an unexpected exception is `internal-error`, exit 2
     help="cardforge: print-and-play card generator and rules compiler.\n\n"
@@ -58,6 +59,8 @@ def build(
     force: Annotated[bool, typer.Option("--force", help="Build even when the checks find errors (loudly).")] = False,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Processes building games and outputs in parallel (default: one per core; 1: no pool).", min=1, show_default=False)] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Render every output afresh: do not read or write output/.cache (CARDFORGE_NO_USER_CACHE=1 also turns off the user cache of parsed files and measured text; see `cardforge cache info`).")] = False,
+    changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="REV", help="Also write output/<game>/reprint.pdf: only the cards added or changed since the git revision REV (HEAD~1, a tag), fronts and backs imposed as deck.pdf is, and a changelog in words (in the sheet's empty card slots when it fits, else on a page of its own). No change: no reprint.pdf (an earlier one is deleted). See `cardforge diff`.", show_default=False)] = None,
+    reprint_copies: Annotated[cli_reprint.Copies, typer.Option("--reprint-copies", help="one: one copy of each changed card in reprint.pdf; all: as many as the deck holds.")] = cli_reprint.Copies.one,
     root: Root = Path("."),
     options: BuildOptions = BuildOptions(),
 ) -> None:
@@ -69,6 +72,7 @@ def build(
 
     Incremental: every output is kept in output/.cache under a hash of everything it is made from (the pack's files, its layout, the options, cardforge's own files), so an unchanged output is not drawn again; --no-cache renders everything.
     """
+    cli_reprint.check_revision(root, changed_since)
     project = Project(root.resolve())
     packs, problems = project.packs(games)
     failed = bool(problems)
@@ -91,6 +95,8 @@ def build(
             failed = True
             err.print(f"[red]not built[/] {result.slug}: fix the errors below"
                       f"{' (or use --force)' if result.loaded else ''}", highlight=False)
+    if changed_since is not None and not cli_reprint.reprints(root, results, changed_since, options, reprint_copies):
+        failed = True
     print_diagnostics(err, [d for d in problems if d.severity is not Severity.INFO])  # notes: `cardforge check`
     if problems:
         err.print(summary(problems), highlight=False)
@@ -298,3 +304,4 @@ from cardforge.cli import designer as cli_designer  # noqa: E402  (new, import, 
 
 cli_designer.register(app)
 cli_cache.register(app)
+cli_reprint.register(app)

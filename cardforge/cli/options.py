@@ -75,6 +75,7 @@ PARAMETERS: tuple[inspect.Parameter, ...] = (
     _parameter("ink_saver", Annotated[bool, typer.Option("--ink-saver", help="No full-bleed backgrounds; frames as thin lines (also `build: {ink_saver: true}` in game.yaml).")], False),
     _parameter("cut_guides", Annotated[bool, typer.Option("--cut-guides", help="Thin rounded-corner cut lines on every card (also `build: {cut_guides: true}`).")], False),
     _parameter("draft", Annotated[bool, typer.Option("--draft", help="Draft: art that is missing is a warning and prints as a labelled placeholder, so the rest of the deck can be tried (also `build: {draft: true}`); a build without it still refuses.")], False),
+    _parameter("version_mark", Annotated[Optional[str], typer.Option("--version-mark", metavar="TEXT", help="Print TEXT (a revision such as $(git rev-parse --short HEAD), a date, 'v3') small and grey in a free corner of every card front's safe area, to tell two printings apart (also `build: {version_mark: ...}`).", show_default=False)], None),
     _parameter("export", Annotated[Optional[list[Export]], typer.Option("--export", help="Also write print-shop PNGs (one per face, with bleed), Tabletop Simulator objects, and/or one-sided deck-fronts.pdf + deck-backs.pdf for printers without duplex. Repeatable.")], None),
     _parameter("dpi", Annotated[Optional[int], typer.Option(help="Resolution of print-shop PNGs: 300 or 600." + PACK.format(key="dpi", default="300"), min=72, max=1200, show_default=False)], None),
     _parameter("shop", Annotated[Optional[ShopName], typer.Option("--shop", help="Also write the cards as this print shop takes them, into output/<game>/shop-<name>/: the-game-crafter (PNG, 825 x 1125 px poker), makeplayingcards and printerstudio (PNG, 822 x 1122 px poker), drivethrucards (one CMYK PDF/X-1a:2003 per deck, back before front, total ink 240 %). Sources in the README.", show_default=False)], None),
@@ -104,6 +105,10 @@ def build_settings(**values):
     from cardforge.build import BuildSettings
 
     parse_shift(values.get("duplex_shift"))  # refused here, with the option named
+    mark = values.get("version_mark")
+    if mark is not None and (len(mark) > 40 or not all(" " <= ch <= "~" for ch in mark)):
+        raise typer.BadParameter(f"{mark!r}: a version mark is up to 40 printable ASCII characters "
+                                 "(letters, digits, punctuation, spaces)", param_hint="--version-mark")
     plain = {k: (v.value if isinstance(v, enum.Enum) else [e.value for e in v] if isinstance(v, list) else v)
              for k, v in values.items()}
     return BuildSettings.of(**plain)

@@ -51,6 +51,7 @@ class DeckOptions:
     cut_guides: bool = False
     fit: str = "cards"
     sides: str = "both"
+    version_mark: str = ""  # printed small and grey in a free corner of each front's safe area (see version_mark)
 
 
 def copies(game: Game) -> list[Card]:
@@ -400,8 +401,28 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
             face, ctx = back_face(card, game, layouts), contexts.get(card, back=True)
         card_render.draw_face(canvas, face, ctx, game, x, y, layout.size, stamp, bleed=bleed,
                               shape=layout.shape, ink_saver=options.ink_saver)
+        if front and options.version_mark:
+            version_mark(canvas, layout, x, y, options.version_mark, ctx, game)
         if front and (options.cut_guides or layout.shape == "circle"):
             cut_guide(canvas, x, y, layout.size, layout.shape, layout.corner)
     if shape != "circle" and (front or options.sides == "backs"):  # a backs-only print is cut from its own marks
         crop_marks(canvas, sheet)
     scale_check(canvas, sheet, label)
+
+
+MARK_COLOR = "#8c8c8c"  # the version mark's grey
+
+
+def version_mark(canvas: Canvas, layout, x: float, y: float, text: str, ctx: dict, game: Game) -> None:
+    """Print ``text`` small and grey where :func:`cardforge.resolve.versionmark.place` puts
+    it on the front (of the card of ``ctx``) whose trim's lower-left corner is at (x, y)."""
+    from cardforge.render import fonts
+    from cardforge.render.colors import HexColor
+    from cardforge.resolve import versionmark
+
+    bx, by, _, bh = versionmark.place(layout, ctx, game, text)
+    canvas.saveState()
+    canvas.setFillColor(HexColor(MARK_COLOR))
+    canvas.setFont(fonts.pdf_name(versionmark.FACE), versionmark.SIZE)
+    canvas.drawString(x + bx, y + layout.size[1] - by - bh + 0.2 * versionmark.SIZE, text)
+    canvas.restoreState()

@@ -139,6 +139,8 @@ CODES: dict[str, Code] = _codes(
     Code("build-forced", "build", W, "the build went on despite errors because of --force"),
     Code("write-failed", "build", E, "an output file could not be written"),
     Code("build-locked", "build", E, "another build of the same game is running (output/<game>/.lock)"),
+    Code("revision-invalid", "reprint", E, "`diff` or `--changed-since` names a git revision that cannot be read (no git, not a repository, an unknown revision)"),
+    Code("build-record-missing", "reprint", E, "`diff` without a revision finds no record of what the game's last build printed (never built, or its deck.pdf was not written by the build that recorded it)"),
     Code("internal-error", "build", E, "cardforge itself failed: a bug to report, with the log file named"),
 )
 
