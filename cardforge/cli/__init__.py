@@ -63,7 +63,7 @@ def build(
 ) -> None:
     """Check each game pack and write its printable files to output/<game>/.
 
-    Always: deck.pdf (cards imposed on Letter or A4 with crop marks, a 50 mm scale check and duplex backs), rules.pdf (the accordion rules sheet), rulebook.pdf and reference.pdf (helper sheets and card almanac). With --export: print-shop/ and tts/.
+    Always: deck.pdf (cards imposed on Letter or A4 with crop marks, a 50 mm scale check and duplex backs), rules.pdf (the accordion rules sheet), rulebook.pdf and reference.pdf (helper sheets and card almanac). With --export: print-shop/, tts/ (Tabletop Simulator), ttpg/ (Tabletop Playground) and one-sided/.
 
     The checks run first: a game with errors is not built (its previous output is left as it was) unless --force is given.
 
