@@ -133,7 +133,7 @@ class BuildResult:
 
 @dataclass(frozen=True)
 class BuildOptions:
-    """What to build: the home-print ``deck`` options, ``exports`` ("print-shop", "tts")
+    """What to build: the home-print ``deck`` options, ``exports`` ("print-shop", "tts", "ttpg", "one-sided")
     and the print-shop resolution ``dpi``."""
 
     deck: DeckOptions = DeckOptions()
@@ -311,6 +311,12 @@ def _tts(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> 
     return export_tts(compiled.game, compiled.layouts, staging / "tts", url_base=options.tts_url_base)
 
 
+def _ttpg(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+    from cardforge.export.ttpg import export_ttpg
+
+    return export_ttpg(compiled.game, compiled.layouts, staging / "ttpg")
+
+
 def _reference(compiled: Compiled, staging: Path, options: BuildOptions, progress, memo=None) -> object:
     from cardforge.rules.reference import render_reference
 
@@ -327,6 +333,8 @@ def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:
         chosen.append(("print-shop", _print_shop))
     if "tts" in options.exports:
         chosen.append(("tts", _tts))
+    if "ttpg" in options.exports:
+        chosen.append(("ttpg", _ttpg))
     if options.shop:
         chosen.append((f"shop-{options.shop}", _shop))
     if "one-sided" in options.exports:

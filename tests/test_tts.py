@@ -1,13 +1,20 @@
-"""Tabletop Simulator saved objects, checked against how TTS writes them, on every pack."""
+"""Tabletop Simulator saved objects, checked against how TTS writes them, and Tabletop
+Playground card templates, checked against a template TTPG saved, on every pack; every
+card's back in either is the image of its own rendered back."""
 from __future__ import annotations
 
 import json
+import math
+import re
+import tempfile
+from functools import cache
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
 from cardforge.build import Project, compile_game
+from cardforge.export.faces import face_pdf
 from cardforge.export.tts import POKER_MM, TYPE_CIRCLE, TYPE_RECTANGLE
 from tests.conftest import make_project, run_cli
 from tests.conftest import SHIPPED as SLUGS
@@ -16,7 +23,7 @@ from tests.conftest import SHIPPED as SLUGS
 @pytest.fixture(scope="module")
 def tts_built(tmp_path_factory) -> Path:
     root = make_project(tmp_path_factory.mktemp("tts"), *SLUGS)
-    result = run_cli("build", "--root", str(root), "--export", "tts")
+    result = run_cli("build", "--root", str(root), "--export", "tts", "--export", "ttpg")
     assert result.exit_code == 0, result.output
     return root
 
@@ -107,3 +114,165 @@ def test_url_base_points_the_images_at_the_upload(tmp_path):
         for sheet in saved["ObjectStates"][0]["CustomDeck"].values():
             for url in (sheet["FaceURL"], sheet["BackURL"]):
                 assert url.startswith("https://example.org/g/gate-") and (path.parent / url.rsplit("/", 1)[1]).is_file()
+
+
+# --- every back as rendered -------------------------------------------------------------
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@cache
+def _compiled(root: Path, slug: str):
+    project = Project(root)
+    return compile_game(project.cards / slug, project)
+
+
+def rendered_back(root: Path, slug: str, name: str, type_: str, cell: tuple[int, int]) -> list[Image.Image]:
+    """The backs of the pack's cards named ``name`` of ``type_``, each drawn on its own
+    (one card's face pages, rasterised by PDFium) and scaled to ``cell`` px."""
+    import pypdfium2 as pdfium
+
+    compiled = _compiled(root, slug)
+    cards = [c for c in compiled.game.cards if c.name == name and c.type == type_]
+    assert cards, (name, type_)
+    backs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for card in cards:
+            pdf = Path(tmp) / "card.pdf"
+            face_pdf([card], compiled.game, compiled.layouts, pdf, bleed=False)
+            document = pdfium.PdfDocument(str(pdf))
+            page = document[1]  # the back
+            dpi = math.ceil(cell[0] / (page.get_width() / 72))
+            image = page.render(scale=dpi / 72, draw_annots=False).to_pil().convert("RGB")
+            page.close()
+            document.close()
+            backs.append(image.resize(cell, Image.LANCZOS))
+    return backs
+
+
+def difference(a: Image.Image, b: Image.Image) -> float:
+    """Mean absolute difference of two images of one size, 0-255."""
+    from PIL import ImageChops, ImageStat
+
+    return sum(ImageStat.Stat(ImageChops.difference(a, b)).mean) / 3
+
+
+def crop(sheet: Image.Image, index: int, cols: int, rows: int) -> Image.Image:
+    w, h = sheet.width // cols, sheet.height // rows
+    return sheet.crop(((index % cols) * w, (index // cols) * h, (index % cols + 1) * w, (index // cols + 1) * h))
+
+
+def check_backs(root: Path, slug: str, shown: dict[tuple[str, str], Image.Image], one_image: bool) -> None:
+    """``shown``: (name, type) -> the back a client shows for that card. Each is the card's
+    own rendered back, nearer to it than to any differing back of the group; a group whose
+    rendered backs are all alike uses one back image (``one_image``), one whose backs
+    differ does not."""
+    own = {key: rendered_back(root, slug, *key, image.size) for key, image in shown.items()}
+    for key, image in shown.items():
+        near = min(difference(image, b) for b in own[key])
+        assert near < 3.0, (slug, key, near)
+        for other, backs in own.items():
+            for b in backs:
+                if min(difference(b, mine) for mine in own[key]) > 6.0:  # a back that looks different
+                    assert difference(image, b) > near, (slug, key, other)
+    distinct = []
+    for backs in own.values():
+        for b in backs:
+            if all(difference(b, d) > 1.0 for d in distinct):
+                distinct.append(b)
+    assert one_image == (len(distinct) == 1), (slug, sorted(shown), len(distinct))
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_tts_back_is_the_cards_own_rendered_back(tts_built, slug):
+    for path, saved in saved_objects(tts_built, slug):
+        (state,) = saved["ObjectStates"]
+        shown, unique = {}, set()
+        for card in cards_of(state):
+            key, index = divmod(card["CardID"], 100)
+            sheet = card["CustomDeck"][str(key)]
+            unique.add(sheet["UniqueBack"])
+            with Image.open(path.parent / sheet["BackURL"]) as back:
+                back = back.convert("RGB")
+                if sheet["UniqueBack"]:  # a backs sheet: this card's back in its front's slot
+                    with Image.open(path.parent / sheet["FaceURL"]) as faces:
+                        assert back.size == faces.size
+                    back = crop(back, index, sheet["NumWidth"], sheet["NumHeight"])
+            shown[(card["Nickname"], card["Description"])] = back
+        assert len(unique) == 1
+        check_backs(tts_built, slug, shown, one_image=not unique.pop())
+
+
+def test_gateway_ruined_districts_each_show_their_own_name(tts_built):
+    (state,) = json.loads((tts_built / "output/gateway/tts/gateway-ruined.json").read_text())["ObjectStates"]
+    (sheet,) = state["CustomDeck"].values()
+    assert sheet["UniqueBack"] and len(state["ContainedObjects"]) == 10
+    with Image.open(tts_built / "output/gateway/tts" / sheet["BackURL"]) as backs:
+        crops = [crop(backs.convert("RGB"), c["CardID"] % 100, sheet["NumWidth"], sheet["NumHeight"])
+                 for c in state["ContainedObjects"]]
+    assert all(difference(a, b) > 0.5 for i, a in enumerate(crops) for b in crops[i + 1:])
+
+
+# --- Tabletop Playground ----------------------------------------------------------------
+
+REAL_TEMPLATE = json.loads((FIXTURES / "ttpg" / "card-template-fields.json").read_text())
+JSON_TYPES = {"string": str, "number": (int, float), "integer": int, "boolean": bool, "array": list, "object": dict}
+
+
+def templates(root: Path, slug: str) -> list[tuple[Path, dict]]:
+    folder = root / "output" / slug / "ttpg" / "Templates" / slug
+    return [(path, json.loads(path.read_text())) for path in sorted(folder.glob("*.json"))]
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_ttpg_templates_have_the_fields_ttpg_saves(tts_built, slug):
+    found = templates(tts_built, slug)
+    assert found
+    for _, template in found:
+        assert list(template) == list(REAL_TEMPLATE["fields"])  # the same fields, in TTPG's order
+        for field, kind in REAL_TEMPLATE["fields"].items():
+            value = template[field]
+            assert isinstance(value, JSON_TYPES[kind]) and (kind != "integer" or not isinstance(value, bool)), field
+        for field, keys in REAL_TEMPLATE["objects"].items():
+            assert list(template[field]) == keys
+        for field, value in REAL_TEMPLATE["values"].items():
+            if field not in ("BackIndex", "Model"):  # chosen per group, checked below
+                assert template[field] == value, field
+        assert re.fullmatch(r"[0-9A-F]{32}", template["GUID"])
+        assert template["BackIndex"] in (-2, -3) and template["Model"] in ("Rounded", "Square", "Round")
+        assert 1 <= template["NumHorizontal"] <= 128 and 1 <= template["NumVertical"] <= 128
+
+
+@pytest.mark.parametrize("slug", SLUGS)
+def test_ttpg_atlases_hold_every_card_at_its_size(tts_built, slug):
+    compiled = _compiled(tts_built, slug)
+    textures = tts_built / "output" / slug / "ttpg" / "Textures"
+    seen = []
+    for _, t in templates(tts_built, slug):
+        cols, rows = t["NumHorizontal"], t["NumVertical"]
+        with Image.open(textures / t["FrontTexture"]) as front:
+            assert front.width < 4096 and front.height < 4096
+            assert front.width % cols == 0 and front.height % rows == 0
+            cell = (front.width // cols, front.height // rows)
+            fronts = front.convert("RGB")
+        with Image.open(textures / t["BackTexture"]) as back:
+            assert back.size == (fronts.size if t["BackIndex"] == -3 else cell)  # an atlas like the fronts, or one back
+            back = back.convert("RGB")
+        assert t["Indices"] and all(0 <= i < cols * rows for i in t["Indices"])
+        assert set(t["CardNames"]) == {str(i) for i in t["Indices"]} == set(t["CardTags"])
+        shown = {}
+        for i in dict.fromkeys(t["Indices"]):
+            name, (type_,) = t["CardNames"][str(i)], t["CardTags"][str(i)]
+            layout = compiled.layouts.by_type[type_]
+            assert (t["Width"], t["Height"]) == pytest.approx(tuple(v / 72 * 2.54 for v in layout.size), abs=1e-3)
+            assert t["Model"] == ("Round" if layout.shape == "circle" else "Rounded" if layout.corner else "Square")
+            assert abs(cell[0] / cell[1] - layout.size[0] / layout.size[1]) < 0.01
+            shown[(name, type_)] = crop(back, i, cols, rows) if t["BackIndex"] == -3 else back
+        check_backs(tts_built, slug, shown, one_image=t["BackIndex"] == -2)
+        seen += [t["CardNames"][str(i)] for i in t["Indices"]]
+    assert sorted(seen) == sorted(c.name for c in compiled.game.cards for _ in range(c.quantity))
+
+
+def test_ttpg_guids_unique_across_games(tts_built):
+    guids = [t["GUID"] for slug in SLUGS for _, t in templates(tts_built, slug)]
+    assert len(guids) == len(set(guids))

@@ -66,7 +66,7 @@ def build(
 ) -> None:
     """Check each game pack and write its printable files to output/<game>/.
 
-    Always: deck.pdf (cards imposed on Letter or A4 with crop marks, a 50 mm scale check and duplex backs), rules.pdf (the accordion rules sheet), rulebook.pdf, rulebook.html (the rulebook as one web page: every card pictured, searchable, no request outside the file) and reference.pdf (helper sheets, card almanac and the odds of the draws game.yaml declares). With --export: print-shop/ and tts/.
+    Always: deck.pdf (cards imposed on Letter or A4 with crop marks, a 50 mm scale check and duplex backs), rules.pdf (the accordion rules sheet), rulebook.pdf, rulebook.html (the rulebook as one web page: every card pictured, searchable, no request outside the file) and reference.pdf (helper sheets, card almanac and the odds of the draws game.yaml declares). With --export: print-shop/, tts/ (Tabletop Simulator), ttpg/ (Tabletop Playground) and one-sided/.
 
     The checks run first: a game with errors is not built (its previous output is left as it was) unless --force is given.
 

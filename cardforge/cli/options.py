@@ -43,6 +43,7 @@ class Orientation(str, enum.Enum):
 class Export(str, enum.Enum):
     print_shop = "print-shop"
     tts = "tts"
+    ttpg = "ttpg"
     one_sided = "one-sided"
 
 
@@ -76,10 +77,10 @@ PARAMETERS: tuple[inspect.Parameter, ...] = (
     _parameter("cut_guides", Annotated[bool, typer.Option("--cut-guides", help="Thin rounded-corner cut lines on every card (also `build: {cut_guides: true}`).")], False),
     _parameter("draft", Annotated[bool, typer.Option("--draft", help="Draft: art that is missing is a warning and prints as a labelled placeholder, so the rest of the deck can be tried (also `build: {draft: true}`); a build without it still refuses.")], False),
     _parameter("version_mark", Annotated[Optional[str], typer.Option("--version-mark", metavar="TEXT", help="Print TEXT (a revision such as $(git rev-parse --short HEAD), a date, 'v3') small and grey in a free corner of every card front's safe area, to tell two printings apart (also `build: {version_mark: ...}`).", show_default=False)], None),
-    _parameter("export", Annotated[Optional[list[Export]], typer.Option("--export", help="Also write print-shop PNGs (one per face, with bleed), Tabletop Simulator objects, and/or one-sided deck-fronts.pdf + deck-backs.pdf for printers without duplex. Repeatable.")], None),
+    _parameter("export", Annotated[Optional[list[Export]], typer.Option("--export", help="Also write print-shop PNGs (one per face, with bleed), Tabletop Simulator objects, Tabletop Playground card templates (ttpg), and/or one-sided deck-fronts.pdf + deck-backs.pdf for printers without duplex. Repeatable.")], None),
     _parameter("dpi", Annotated[Optional[int], typer.Option(help="Resolution of print-shop PNGs: 300 or 600." + PACK.format(key="dpi", default="300"), min=72, max=1200, show_default=False)], None),
     _parameter("shop", Annotated[Optional[ShopName], typer.Option("--shop", help="Also write the cards as this print shop takes them, into output/<game>/shop-<name>/: the-game-crafter (PNG, 825 x 1125 px poker), makeplayingcards and printerstudio (PNG, 822 x 1122 px poker), drivethrucards (one CMYK PDF/X-1a:2003 per deck, back before front, total ink 240 %). Sources in the README.", show_default=False)], None),
-    _parameter("color", Annotated[Optional[Color], typer.Option("--color", help="cmyk: deck.pdf (and shop PDFs) converted to DeviceCMYK through the shipped ICC profile, total ink capped, PDF/X-1a:2003 output intent; pages become 300 dpi images." + PACK.format(key="color", default="rgb"), show_default=False)], None),
+    _parameter("color", Annotated[Optional[Color], typer.Option("--color", help="cmyk: deck.pdf (and shop PDFs) converted to DeviceCMYK through the shipped ICC profile, total ink capped, PDF/X-1a:2003 output intent; text and icons stay vectors, each colour converted once (a page with transparency becomes a 300 dpi image)." + PACK.format(key="color", default="rgb"), show_default=False)], None),
     _parameter("tts_url_base", Annotated[Optional[str], typer.Option("--tts-url-base", help="Address (URL) where you will upload the Tabletop Simulator images; the saved objects point there. Default: file names relative to the saved object.", show_default=False)], None),
 )
 NAMES = tuple(p.name for p in PARAMETERS)

@@ -35,6 +35,8 @@ import json
 import math
 import tempfile
 import zlib
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from PIL import Image
@@ -110,42 +112,87 @@ def _sheet(images: list[Image.Image], cols: int, rows: int, cell: tuple[int, int
     return sheet
 
 
+@dataclass
+class Atlas:
+    """One sheet of a group: its unique ``cards`` (deck order), the grid (``cols`` x ``rows``
+    slots, the last left for the hidden card), the ``cell`` size (w, h) px and each card's
+    rendered ``fronts`` and ``backs`` (PIL images of ``cell`` size, one per card)."""
+
+    cards: list[Card]
+    cols: int
+    rows: int
+    cell: tuple[int, int]
+    fronts: list[Image.Image]
+    backs: list[Image.Image]
+
+    def faces_sheet(self) -> Image.Image:
+        """The fronts atlas, row by row from the top-left, the hidden slot showing the first back."""
+        return _sheet(self.fronts, self.cols, self.rows, self.cell, self.backs[0])
+
+    def backs_sheet(self) -> Image.Image:
+        """The backs atlas: each card's own back in the slot of its front."""
+        return _sheet(self.backs, self.cols, self.rows, self.cell, self.backs[0])
+
+
+@dataclass
+class Group:
+    """A group of cards as played (see :func:`groups`), drawn as one or more atlases.
+    ``unique_back`` is true when the backs as rendered are not all identical: then each
+    card needs its own back (a backs atlas), else one back image serves every card."""
+
+    name: str
+    cards: list[Card]
+    size: tuple[float, float]
+    shape: str
+    atlases: list[Atlas]
+    unique_back: bool
+
+
+def drawn_groups(game: Game, layouts: LayoutSet) -> Iterator[Group]:
+    """Each group of :func:`groups` with its cards rendered (fronts and backs) into atlases
+    of at most :data:`PER_SHEET` cards, every sheet under 4096 px; one group at a time."""
+    for name, cards in groups(game, layouts).items():
+        layout = layouts.for_card(cards[0])
+        size = layout.size
+        atlases = []
+        for start in range(0, len(cards), PER_SHEET):
+            batch = cards[start:start + PER_SHEET]
+            cols, rows = grid_for(len(batch))
+            cell = card_pixels(size, cols, rows)
+            fronts, backs = _faces(batch, game, layouts, size, cell)
+            atlases.append(Atlas(batch, cols, rows, cell, fronts, backs))
+        # the backs compared as rendered, not by back id: a shared back that prints the
+        # card's fields (a name, a tier) differs from card to card
+        unique_back = len({b.tobytes() for atlas in atlases for b in atlas.backs}) > 1
+        yield Group(name, cards, size, layout.shape, atlases, unique_back)
+
+
 def export_tts(game: Game, layouts: LayoutSet, folder: Path, url_base: str | None = None) -> list[Path]:
     """Write each group's sheets and saved object into ``folder``; returns the files written."""
     folder.mkdir(parents=True, exist_ok=True)
     written: list[Path] = []
     taken: set[int] = set()
-    for g, (name, cards) in enumerate(groups(game, layouts).items()):
-        layout = layouts.for_card(cards[0])
-        size, shape = layout.size, layout.shape
-        # every card's back as rendered: a group whose backs differ (its own backs, or a shared
-        # back that prints the card's fields) gets per-card backs; otherwise one back image
-        drawn = [_faces(cards[start:start + PER_SHEET], game, layouts, size, card_pixels(size, *grid_for(len(cards[start:start + PER_SHEET]))))
-                 for start in range(0, len(cards), PER_SHEET)]
-        unique_back = len({b.tobytes() for _, backs in drawn for b in backs}) > 1
+    for g, group in enumerate(drawn_groups(game, layouts)):
+        name, size, shape, unique_back = group.name, group.size, group.shape, group.unique_back
         sx, sz = scale(size, shape)
         sideways = size[0] > size[1]
         deck_ids, contained = [], []
-        for s, start in enumerate(range(0, len(cards), PER_SHEET), 1):
-            batch = cards[start:start + PER_SHEET]
-            cols, rows = grid_for(len(batch))
-            cell = card_pixels(size, cols, rows)
-            fronts, backs = drawn[s - 1]
-            stem = f"{game.slug}-{name}" + (f"-{s}" if len(cards) > PER_SHEET else "")
+        for s, atlas in enumerate(group.atlases, 1):
+            stem = f"{game.slug}-{name}" + (f"-{s}" if len(group.atlases) > 1 else "")
             face_path = folder / f"{stem}-faces.png"
-            _sheet(fronts, cols, rows, cell, backs[0]).save(face_path)
+            atlas.faces_sheet().save(face_path)
             if unique_back:
                 back_path = folder / f"{stem}-backs.png"
-                _sheet(backs, cols, rows, cell, backs[0]).save(back_path)
+                atlas.backs_sheet().save(back_path)
             else:
                 back_path = folder / f"{stem}-back.png"
-                backs[0].save(back_path)
+                atlas.backs[0].save(back_path)
             written += [face_path, back_path]
             key = deck_key(game.slug, name, s, taken)
             custom = {str(key): {"FaceURL": _url(face_path.name, url_base), "BackURL": _url(back_path.name, url_base),
-                                 "NumWidth": cols, "NumHeight": rows, "BackIsHidden": True,
+                                 "NumWidth": atlas.cols, "NumHeight": atlas.rows, "BackIsHidden": True,
                                  "UniqueBack": unique_back, "Type": TYPE_CIRCLE if shape == "circle" else TYPE_RECTANGLE}}
-            for i, card in enumerate(batch):
+            for i, card in enumerate(atlas.cards):
                 for _ in range(card.quantity):
                     deck_ids.append(key * 100 + i)
                     contained.append(_card(card, key * 100 + i, custom, sx, sz, sideways))

@@ -1,0 +1,112 @@
+"""Tabletop Playground export: card templates with front and back atlases.
+
+Tabletop Playground (TTPG) loads a stack of cards from a *card template*: a JSON object
+template (``"Type": "Card"``) in a package's ``Templates/`` folder naming a front atlas
+and a back texture in its ``Textures/`` folder. The fields written are those TTPG itself
+saves for a card stack (the field set is checked against a template saved by the editor,
+tests/fixtures/ttpg/card-template-fields.json), their meaning from Plasticity Studios'
+template schema (github.com/plasticity-studios/tabletop-playground-schemas, src/templates.ts):
+
+- ``FrontTexture``: the fronts atlas, ``NumHorizontal`` x ``NumVertical`` cards read row
+  by row from the top-left; ``Indices`` lists the atlas index of every physical card in the
+  stack (a card printed three times appears three times); ``CardNames`` names each index;
+  ``CardTags`` carries each card's type.
+- ``BackTexture`` with ``BackIndex`` -2: one image, the back of every card (a group whose
+  backs as rendered are all identical); ``BackIndex`` -3: a backs atlas of the same grid,
+  each card's back at its front's index (a group whose rendered backs differ, such as
+  Gateway's Ruined Districts, each printing its own name).
+- ``HiddenIndex`` -3: a card hidden in someone's hand shows its back.
+- ``Width``/``Height``: the trim size in cm (TTPG's unit); ``Thickness`` 0.05 cm;
+  ``Model`` "Round" for round tokens, "Rounded" for cards with rounded corners, "Square"
+  for square-cornered ones.
+
+The groups and atlases are those of the Tabletop Simulator export
+(:func:`cardforge.export.tts.drawn_groups`): cards sharing a back form a stack, at most 69
+a sheet, every atlas under 4096 px. Files go to ``output/<game>/ttpg/``:
+``Templates/<game>/<game>-<group>.json`` and ``Textures/<game>/<game>-<group>-faces.png``
+with ``-back.png`` or ``-backs.png``; copy both folders into a package folder (the
+package's ``Templates/`` and ``Textures/``) and the stacks appear in the object library.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from cardforge.export.tts import drawn_groups
+from cardforge.layout import LayoutSet
+from cardforge.model import Game
+
+BACK_FILE, BACK_ATLAS_SAME_INDEX = -2, -3  # BackIndex: one back image / a backs atlas indexed like the fronts
+HIDDEN_IS_BACK = -3  # HiddenIndex: a hidden card shows its back
+THICKNESS_CM = 0.05
+
+
+def guid(*parts: str) -> str:
+    """A template GUID (32 upper-case hex digits, as TTPG writes them) derived from
+    ``parts``, so a rebuild keeps the same GUID and objects placed from it stay linked."""
+    return hashlib.md5("/".join(parts).encode()).hexdigest().upper()
+
+
+def model(shape: str, corner: float) -> str:
+    """TTPG's card model for a layout's ``shape`` and ``corner`` radius (pt)."""
+    if shape == "circle":
+        return "Round"
+    return "Rounded" if corner > 0 else "Square"
+
+
+def card_template(name: str, template_guid: str, front: str, back: str, per_card_back: bool, cols: int,
+                  rows: int, size_pt: tuple[float, float], card_model: str, indices: list[int],
+                  names: dict[int, str], tags: dict[int, list[str]]) -> dict:
+    """A TTPG card template: ``front``/``back`` texture paths (relative to ``Textures/``),
+    the atlas grid ``cols`` x ``rows``, the trim ``size_pt`` (w, h) pt, the atlas index of
+    every physical card (``indices``), and each index's name and tags."""
+    w_cm, h_cm = (round(v / 72 * 2.54, 4) for v in size_pt)
+    return {
+        "Type": "Card", "GUID": template_guid, "Name": name, "Metadata": "",
+        "CollisionType": "Regular", "Friction": 0.7, "Restitution": 0, "Density": 0.5,
+        "SurfaceType": "Cardboard", "Roughness": 1, "Metallic": 0,
+        "PrimaryColor": {"R": 255, "G": 255, "B": 255}, "SecondaryColor": {"R": 0, "G": 0, "B": 0},
+        "Flippable": True, "AutoStraighten": False, "ShouldSnap": True, "ScriptName": "", "Blueprint": "",
+        "Models": [], "Collision": [], "Lights": [], "SnapPointsGlobal": False, "SnapPoints": [],
+        "ZoomViewDirection": {"X": 0, "Y": 0, "Z": 0}, "GroundAccessibility": "Nothing", "Tags": [],
+        "FrontTexture": front, "BackTexture": back, "HiddenTexture": "",
+        "BackIndex": BACK_ATLAS_SAME_INDEX if per_card_back else BACK_FILE, "HiddenIndex": HIDDEN_IS_BACK,
+        "NumHorizontal": cols, "NumVertical": rows, "Width": w_cm, "Height": h_cm, "Thickness": THICKNESS_CM,
+        "HiddenInHand": True, "UsedWithCardHolders": True, "CanStack": True, "UsePrimaryColorForSide": False,
+        "FrontTextureOverrideExposed": False, "AllowFlippedInStack": False, "MirrorBack": True,
+        "EmissiveFront": False, "Model": card_model, "Indices": indices,
+        "CardNames": {str(i): n for i, n in names.items()}, "CardMetadata": {},
+        "CardTags": {str(i): t for i, t in tags.items()},
+    }
+
+
+def export_ttpg(game: Game, layouts: LayoutSet, folder: Path) -> list[Path]:
+    """Write each group's card template(s) and atlases under ``folder`` (``Templates/<game>/``
+    and ``Textures/<game>/``); returns the files written."""
+    templates, textures = folder / "Templates" / game.slug, folder / "Textures" / game.slug
+    templates.mkdir(parents=True, exist_ok=True)
+    textures.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    for group in drawn_groups(game, layouts):
+        corner = layouts.for_card(group.cards[0]).corner
+        for s, atlas in enumerate(group.atlases, 1):
+            stem = f"{game.slug}-{group.name}" + (f"-{s}" if len(group.atlases) > 1 else "")
+            front = textures / f"{stem}-faces.png"
+            atlas.faces_sheet().save(front)
+            if group.unique_back:
+                back = textures / f"{stem}-backs.png"
+                atlas.backs_sheet().save(back)
+            else:
+                back = textures / f"{stem}-back.png"
+                atlas.backs[0].save(back)
+            indices = [i for i, card in enumerate(atlas.cards) for _ in range(card.quantity)]
+            title = f"{game.title}: {group.name}" + (f" ({s})" if len(group.atlases) > 1 else "")
+            template = card_template(
+                title, guid(game.slug, group.name, str(s)), f"{game.slug}/{front.name}", f"{game.slug}/{back.name}",
+                group.unique_back, atlas.cols, atlas.rows, group.size, model(group.shape, corner), indices,
+                {i: c.name for i, c in enumerate(atlas.cards)}, {i: [c.type] for i, c in enumerate(atlas.cards)})
+            path = templates / f"{stem}.json"
+            path.write_text(json.dumps(template, indent="\t", ensure_ascii=False))
+            written += [front, back, path]
+    return written
