@@ -100,8 +100,9 @@ def test_the_gallery_shows_every_card_grouped_by_type(page, served):
     cards = page.locator("article.card")
     assert cards.count() == len(loaded.cards)
     assert page.locator("article.card img.front").count() == len(loaded.cards)
-    for img in page.locator("article.card img.front").all()[:3]:
-        assert img.evaluate("i => i.complete && i.naturalWidth > 100")
+    # the first three pictures load (waited for: a live update may swap a card's <img> for a new one)
+    page.wait_for_function("() => Array.from(document.querySelectorAll('article.card img.front')).slice(0, 3)"
+                           ".every(i => i.complete && i.naturalWidth > 100)", timeout=15_000)
     groups = page.locator("section.type-group")
     assert groups.count() == len({c.type for c in loaded.cards})
     first = loaded.cards[0]
