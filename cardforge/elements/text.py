@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from cardforge.elements import (ALIGN, COLOR, DASH, FIELD, FILL, FONT, ICON_COLOR, ICON_SCALE, LEADING, MIN_SIZE,
@@ -23,12 +24,14 @@ CARD_FIELD = re.compile(r"\bcard\.([A-Za-z_]\w*)|\bcard\[\s*['\"]([^'\"]+)['\"]\
 def printed_fields(el: Element) -> set[str]:
     """The card fields whose values ``el`` prints: its ``field``, or every ``card.FIELD`` a
     ``{{ ... }}`` of its template names (a field read only by ``{% if %}`` prints nothing)."""
-    if el.field:
-        return {el.field}
-    found = set()
-    for expression in PRINTED.findall(el.template or ""):
-        found |= {a or b for a, b in CARD_FIELD.findall(expression)}
-    return found
+    return {el.field} if el.field else set(_template_fields(el.template or ""))
+
+
+@lru_cache(maxsize=1024)
+def _template_fields(template: str) -> frozenset[str]:
+    """The ``card.FIELD`` names the ``{{ ... }}`` of ``template`` print (read once per template)."""
+    return frozenset(a or b for expression in PRINTED.findall(template)
+                     for a, b in CARD_FIELD.findall(expression))
 
 
 def markup(el: Element, ctx: dict[str, Any]) -> str:
