@@ -83,7 +83,7 @@ def compile_game(pack: Path, project: Project) -> Compiled:
 
     The returned game is the corrected one: what is checked is what is printed.
     """
-    from cardforge.templates.budget import budget_session
+    from cardforge.sandbox.budget import budget_session
 
     from cardforge.cache import kept
 
@@ -98,7 +98,7 @@ def _compile(pack: Path, project: Project) -> Compiled:
     from cardforge.sources.errata import accept_findings, apply_errata
     from cardforge.layout import load_layouts
     from cardforge.sources.load import load_game
-    from cardforge.schema.cards import validate_cards
+    from cardforge.validation.cards import validate_cards
 
     printed, problems = load_game(pack)
     if printed is None:
@@ -252,8 +252,8 @@ def _one_sided(compiled: Compiled, staging: Path, options: BuildOptions, progres
 
 
 def _rules_sheet(compiled: Compiled, staging: Path, options: BuildOptions, progress, memo=None) -> object:
-    from cardforge.rules.sheet import compile_sheet
-    from cardforge.rules.source import source_path
+    from cardforge.documents.sheet import compile_sheet
+    from cardforge.documents.source import source_path
 
     if not source_path(compiled.game, "sheet").is_file():  # no sheet.md: nothing to write
         return compile_sheet(compiled.game)[1]
@@ -264,8 +264,8 @@ def _rules_sheet(compiled: Compiled, staging: Path, options: BuildOptions, progr
 
 
 def _rulebook(compiled: Compiled, staging: Path, options: BuildOptions, progress, memo=None) -> object:
-    from cardforge.rules.rulebook import render_rulebook
-    from cardforge.rules.source import source_path
+    from cardforge.documents.rulebook import render_rulebook
+    from cardforge.documents.source import source_path
 
     if not source_path(compiled.game, "rulebook").is_file():
         return []
@@ -275,8 +275,8 @@ def _rulebook(compiled: Compiled, staging: Path, options: BuildOptions, progress
 
 
 def _rulebook_html(compiled: Compiled, staging: Path, options: BuildOptions, progress, memo=None) -> object:
-    from cardforge.rules.source import source_path
-    from cardforge.rules.webbook import render_rulebook_html
+    from cardforge.documents.source import source_path
+    from cardforge.documents.webbook import render_rulebook_html
 
     if not source_path(compiled.game, "rulebook").is_file():
         return []
@@ -287,8 +287,8 @@ def _rulebook_html(compiled: Compiled, staging: Path, options: BuildOptions, pro
 @contextmanager
 def _table_errors(game, kind: str):
     """A rules table too wide for its page becomes ``rules-table-too-wide`` on its source line."""
-    from cardforge.rules.source import table_source_line
-    from cardforge.rules.tables import TableTooWide
+    from cardforge.documents.source import table_source_line
+    from cardforge.documents.tables import TableTooWide
 
     try:
         yield
@@ -318,7 +318,7 @@ def _ttpg(compiled: Compiled, staging: Path, options: BuildOptions, progress) ->
 
 
 def _reference(compiled: Compiled, staging: Path, options: BuildOptions, progress, memo=None) -> object:
-    from cardforge.rules.reference import render_reference
+    from cardforge.documents.reference import render_reference
 
     with _table_errors(compiled.game, "reference"):
         render_reference(compiled.game, staging / "reference.pdf", options.deck.paper, memo=memo)
@@ -345,9 +345,9 @@ def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:
 def failure(exc: Exception, game: Game) -> Diagnostic:
     """The diagnostic of an output that could not be drawn or written (placed on the icon's
     line in game.yaml for a broken icon)."""
-    from cardforge.templates.budget import BudgetExceeded
+    from cardforge.sandbox.budget import BudgetExceeded
     from cardforge.render.icons import IconError
-    from cardforge.templates import TemplateFailure
+    from cardforge.sandbox import TemplateFailure
 
     code = ("write-failed" if isinstance(exc, OSError) else "icon-file" if isinstance(exc, IconError)
             else "template-invalid" if isinstance(exc, TemplateFailure)
@@ -367,14 +367,14 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
     ``staging``; returns the notes its writer reported. For ``deck.pdf``, ``page_store`` is the
     page cache (:class:`cardforge.render.pagecache.PageStore`) and ``jobs`` the processes that
     may draw its sheets; for the rules documents, ``memo`` is what their last build learnt
-    (:class:`cardforge.rules.memo.Memo`). The files are the same either way.
+    (:class:`cardforge.documents.memo.Memo`). The files are the same either way.
 
     Raises :class:`RenderError` carrying located diagnostics when it cannot be drawn or written.
     """
-    from cardforge.templates.budget import BudgetExceeded
+    from cardforge.sandbox.budget import BudgetExceeded
     from cardforge.render.icons import IconError
     from cardforge.render.sheet import ImpositionError
-    from cardforge.templates import TemplateFailure
+    from cardforge.sandbox import TemplateFailure
 
     writer = dict(artefacts(options))[name]
     if writer is _deck and (page_store is not None or jobs > 1):

@@ -348,7 +348,7 @@ def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
             caches: tuple[Path, Path] | None = None, jobs: int = 1) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
     """Render one output; returns (notes, None) or ([], the diagnostics of its failure).
     ``caches``: (the output folder, the layouts folder) of the deck page cache and the rules
-    documents' memo (:mod:`cardforge.rules.memo`), or None for neither;
+    documents' memo (:mod:`cardforge.documents.memo`), or None for neither;
     ``jobs``: processes the deck's sheets may be drawn by."""
     slug = compiled.game.slug
     queue = workers.progress_queue
@@ -362,7 +362,7 @@ def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
         except OSError:  # an unreadable input: drawn without the page cache
             store = None
     elif caches is not None and name != "deck.pdf" and RULES_MEMO.enabled:  # the rules documents' memo
-        from cardforge.rules.memo import Memo
+        from cardforge.documents.memo import Memo
 
         memo = Memo(RULES_MEMO.folder(caches[0], slug))
     try:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pdfplumber
 
-from cardforge.rules.fold import CELL, READING_ORDER, SHEET, Cell, cell_origin
+from cardforge.documents.fold import CELL, READING_ORDER, SHEET, Cell, cell_origin
 
 
 @dataclass

@@ -117,28 +117,28 @@ def test_template_code_compiled_by_another_sandbox_is_never_run(tmp_path, monkey
     did) and kept in the user cache must not be served to the current, budgeted sandbox."""
     from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-    from cardforge import templates
-    from cardforge.templates.budget import BudgetExceeded, budgeted
+    from cardforge import sandbox
+    from cardforge.sandbox.budget import BudgetExceeded, budgeted
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     source = "{{ 'a' * 6000000 }}"
-    loader = templates._SourceLoader()
+    loader = sandbox._SourceLoader()
 
     class Unbudgeted(ImmutableSandboxedEnvironment):  # an older sandbox: no intercepted operators
         pass
 
     old = Unbudgeted(loader=loader, cache_size=0)
-    old.bytecode_cache = templates._CompiledCode(templates.sandbox_signature(old))
+    old.bytecode_cache = sandbox._CompiledCode(sandbox.sandbox_signature(old))
     assert len(old.get_template(loader.name(source)).render()) == 6_000_000
     assert list((tmp_path / "cardforge" / "templates").glob("*.code"))  # its code was kept
 
-    current = templates.environment()  # the same cache folder, another sandbox signature
-    assert templates.sandbox_signature(current) != templates.sandbox_signature(old)
+    current = sandbox.environment()  # the same cache folder, another sandbox signature
+    assert sandbox.sandbox_signature(current) != sandbox.sandbox_signature(old)
     with pytest.raises(BudgetExceeded), budgeted():
         current.get_template(current.loader.name(source)).render()
     # and the same sandbox finds its own code again: the cache still works
     kept = len(list((tmp_path / "cardforge" / "templates").glob("*.code")))
-    again = templates.environment()
+    again = sandbox.environment()
     with pytest.raises(BudgetExceeded), budgeted():
         again.get_template(again.loader.name(source)).render()
     assert len(list((tmp_path / "cardforge" / "templates").glob("*.code"))) == kept

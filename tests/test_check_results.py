@@ -1,4 +1,4 @@
-"""Template results and text fits kept in the user cache (cardforge.templates.results) change only how
+"""Template results and text fits kept in the user cache (cardforge.sandbox.results) change only how
 soon a check answers: the same diagnostics come from an empty cache, a filled one and none,
 and a card edited into a problem is reported at its file and line though the cache holds
 what the card gave before."""
@@ -222,7 +222,7 @@ def test_a_broken_rule_is_reported_whether_or_not_its_cards_verdicts_were_kept(m
 
 
 def test_the_folder_keeps_the_newest_files_only(tmp_path, monkeypatch):
-    from cardforge.templates import results as checkresults
+    from cardforge.sandbox import results as checkresults
     from cardforge.build import Project, compile_game
 
     _fresh_user_cache(monkeypatch, tmp_path / "cache")

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from cardforge.templates import budget
+from cardforge.sandbox import budget
 
 
 def test_a_budget_session_still_stops_a_slow_evaluation_and_restores_the_handler(monkeypatch):
@@ -97,19 +97,19 @@ def test_a_check_from_an_empty_or_a_filled_user_cache_reports_the_same(tmp_path,
 def test_an_expression_parsed_before_is_not_parsed_again_and_a_bad_one_always_is(tmp_path, monkeypatch):
     import jinja2
 
-    from cardforge import templates
+    from cardforge import sandbox
 
     _fresh_user_cache(monkeypatch, tmp_path / "cache")
-    templates._compiled_expression.cache_clear()
-    assert templates.expression("card.power > 2")(card={"power": 3}) is True
-    templates._compiled_expression.cache_clear()
+    sandbox._compiled_expression.cache_clear()
+    assert sandbox.expression("card.power > 2")(card={"power": 3}) is True
+    sandbox._compiled_expression.cache_clear()
     parsed = []
-    real_parse = templates.ENV.parse
-    monkeypatch.setattr(templates.ENV, "parse", lambda source: parsed.append(source) or real_parse(source))
-    assert templates.expression("card.power > 2")(card={"power": 1}) is False
+    real_parse = sandbox.ENV.parse
+    monkeypatch.setattr(sandbox.ENV, "parse", lambda source: parsed.append(source) or real_parse(source))
+    assert sandbox.expression("card.power > 2")(card={"power": 1}) is False
     assert parsed == []  # known to be one expression
     for _ in range(2):  # not one expression: refused every time
         with pytest.raises(jinja2.TemplateSyntaxError):
-            templates.expression("1 }}{{ 2")
+            sandbox.expression("1 }}{{ 2")
     assert parsed == ["{{ 1 }}{{ 2 }}", "{{ 1 }}{{ 2 }}"]
-    templates._compiled_expression.cache_clear()
+    sandbox._compiled_expression.cache_clear()

@@ -9,7 +9,7 @@ import pypdf
 
 from cardforge.build import Project, compile_game
 from cardforge.model import DESIGNED_MARK, DESIGNED_NOTE
-from cardforge.rules.source import Macros
+from cardforge.documents.source import Macros
 from tests.conftest import make_project, run_cli
 
 SLUG = "arkham-gates"  # round tokens whose close modifiers are designed; a small deck

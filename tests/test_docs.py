@@ -7,8 +7,8 @@ import re
 import pytest
 
 from cardforge.render.fonts import FONTS
-from cardforge.schema.export import builtin_schema
-from cardforge.templates import ENV
+from cardforge.validation.export import builtin_schema
+from cardforge.sandbox import ENV
 from tests.conftest import REPO
 
 DOCS = REPO / "docs"
@@ -107,7 +107,7 @@ def rules_names():
     and variables of a real pack's template context, the sandbox's own filters and globals."""
     import jinja2.defaults
 
-    from cardforge.rules.source import STRICT, Macros
+    from cardforge.documents.source import STRICT, Macros
     from cardforge.sources.load import load_game
 
     game, _ = load_game(REPO / "tests" / "fixtures" / "project" / "cards" / "mini")
@@ -131,7 +131,7 @@ def test_every_rules_helper_variable_and_filter_is_documented_and_no_other():
 
 
 def test_the_card_listing_example_of_the_rules_docs_renders_the_cards_of_the_data():
-    from cardforge.rules.source import strict_template
+    from cardforge.documents.source import strict_template
 
     _, _, _, game, context = rules_names()
     examples = re.findall(r"```jinja\n(.*?)```", doc_section("rules-sources.md", "Listing cards from the data"), re.S)
@@ -149,13 +149,13 @@ def test_the_docs_point_to_the_rules_docs_not_into_the_source():
     for doc in (DOCS / "game-yaml.md", REPO / "README.md"):
         text = doc.read_text(encoding="utf-8")
         assert "rules-sources.md" in text, doc
-        assert "cardforge/reference/display.py" not in text and "cardforge/rules/source.py" not in text, doc
+        assert "cardforge/almanac/display.py" not in text and "cardforge/documents/source.py" not in text, doc
     assert "cards/README.md" not in (DOCS / "game-yaml.md").read_text(encoding="utf-8")
 
 
 def test_each_almanac_format_prints_what_the_rules_docs_say():
     """The formats the docs' table names are those the almanac prints, each as its row shows."""
-    from cardforge.reference.display import value_text
+    from cardforge.almanac.display import value_text
 
     _, _, _, game, _ = rules_names()
     section = doc_section("rules-sources.md", "Almanac display formats")

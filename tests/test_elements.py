@@ -8,8 +8,8 @@ import pytest
 
 from cardforge.elements import COMMON, KINDS
 from cardforge.elements.schema import markdown
-from cardforge.schema import builtin
-from cardforge.schema.export import builtin_schema
+from cardforge.validation import builtin
+from cardforge.validation.export import builtin_schema
 from cardforge.util.units import MM
 from tests.conftest import REPO
 from tests.test_layout_engine import BACKS, BASE, check_json, mini, one_face, set_layout

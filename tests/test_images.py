@@ -139,7 +139,7 @@ def test_low_resolution_art_is_a_warning_giving_its_dpi(tmp_path):
 
 def test_a_decorative_icon_stays_out_of_the_icon_legend(tmp_path):
     from cardforge.sources.load import load_game
-    from cardforge.rules.source import Macros
+    from cardforge.documents.source import Macros
 
     root = project(tmp_path, "art/hero.png")
     game_yaml = root / "cards/mini/game.yaml"

@@ -10,7 +10,7 @@ import yaml
 from jsonschema import Draft202012Validator
 
 from cardforge.sources.load import load_game
-from cardforge.schema.export import pack_schemas
+from cardforge.validation.export import pack_schemas
 from tests.conftest import REPO, SHIPPED, run_cli
 
 

@@ -12,8 +12,8 @@ import pdfplumber
 import pytest
 
 from cardforge.build import Project, compile_game
-from cardforge.reference.odds import hypergeometric, odds, rows, summary
-from cardforge.templates import expression
+from cardforge.almanac.odds import hypergeometric, odds, rows, summary
+from cardforge.sandbox import expression
 from conftest import REPO, SHIPPED, make_project
 
 TRIALS = 20_000

@@ -10,8 +10,8 @@ import pdfplumber
 import pytest
 
 from cardforge.sources.load import find_packs, load_game
-from cardforge.reference.charts import MIN_GREY_STEP, PALETTE, luminance, series, series_colours
-from cardforge.rules.playertext import players
+from cardforge.almanac.charts import MIN_GREY_STEP, PALETTE, luminance, series, series_colours
+from cardforge.documents.playertext import players
 from tests.conftest import REPO, make_project, run_cli
 from tests.pdfpanels import panels
 

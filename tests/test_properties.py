@@ -17,13 +17,13 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cardforge.checks import counts, faces, icons, references, rules, text, textfit, values
+from cardforge.checks import counts, faces, icons, references, declared, text, textfit, values
 from cardforge.util.diagnostics import CODES, Diagnostic
 from cardforge.sources.errata import apply_errata
 from cardforge.layout import load_layouts
 from cardforge.sources.load import _load_card_file, load_game
-from cardforge.schema import validate
-from cardforge.schema.cards import card_type_validators, validate_cards
+from cardforge.validation import validate
+from cardforge.validation.cards import card_type_validators, validate_cards
 from tests.conftest import FIXTURES
 
 SETTINGS = dict(derandomize=True, deadline=None, database=None,
@@ -45,7 +45,7 @@ SCALARS = (st.none() | st.booleans() | st.integers(min_value=-10**12, max_value=
            | st.sampled_from(TRICKY) | st.text(max_size=12))
 VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3)
                       | st.dictionaries(st.text(max_size=6) | st.integers(0, 9), inner, max_size=3), max_leaves=6)
-CHECKS = (text.check, icons.check, references.check, counts.check, rules.check)
+CHECKS = (text.check, icons.check, references.check, counts.check, declared.check)
 
 
 def assert_diagnostics(found: list) -> None:

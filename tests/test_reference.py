@@ -8,7 +8,7 @@ import pdfplumber
 import pytest
 
 from cardforge.sources.load import load_game
-from cardforge.rules.reference import helper_markdown
+from cardforge.documents.reference import helper_markdown
 from tests.conftest import EVERY, make_project, run_cli
 
 
@@ -96,7 +96,7 @@ def test_a_short_helper_sheet_is_set_large_for_its_page_and_a_long_one_still_fit
 def test_a_zero_prints_in_the_almanac_as_any_other_number(slug, all_built):
     """A field set to 0 (Arkham's gate modifier, Gate's income) is a value, not a blank: the
     almanac prints it (0 == False in Python, which once hid it)."""
-    from cardforge.reference.display import formats, shown
+    from cardforge.almanac.display import formats, shown
 
     game, _ = load_game(all_built / "cards" / slug)
     for card in game.cards:

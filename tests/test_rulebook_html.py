@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from cardforge.reference.odds import ODDS_HEADING
+from cardforge.almanac.odds import ODDS_HEADING
 from conftest import SHIPPED
 from test_serve_browser import ARGS, chromium
 
@@ -205,8 +205,8 @@ def test_after_a_one_card_edit_the_web_page_draws_one_card(tmp_path, monkeypatch
     edited card again, and the page is byte for byte what a build without the memo writes."""
     import cardforge.export.faces as faces
     from cardforge.build import Project, compile_game
-    from cardforge.rules.memo import Memo
-    from cardforge.rules.webbook import render_rulebook_html
+    from cardforge.documents.memo import Memo
+    from cardforge.documents.webbook import render_rulebook_html
     from conftest import make_project
 
     root = make_project(tmp_path / "project", "gate")

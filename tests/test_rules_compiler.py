@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from cardforge.sources.load import load_game
-from cardforge.rules.fold import CELL, READING_ORDER, SHEET, TITLE_CELL, Cell, cell_origin, fold
-from cardforge.rules.source import render_source
+from cardforge.documents.fold import CELL, READING_ORDER, SHEET, TITLE_CELL, Cell, cell_origin, fold
+from cardforge.documents.source import render_source
 from tests.conftest import EVERY, FIXTURES, REPO, SHIPPED, make_project, run_cli
 LETTER = (612.0, 792.0)
 

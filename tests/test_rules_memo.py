@@ -1,4 +1,4 @@
-"""What the rules documents remember between builds (cardforge.rules.memo): a one-card edit
+"""What the rules documents remember between builds (cardforge.documents.memo): a one-card edit
 lays rules.pdf, rulebook.pdf and reference.pdf out once, and the bytes are always those of
 a clean build, also when what was remembered no longer holds."""
 from __future__ import annotations
@@ -15,9 +15,9 @@ from reportlab.platypus.doctemplate import BaseDocTemplate
 
 from cardforge.build import Project
 from cardforge.incremental import build_games
-from cardforge.rules import memo as memo_module
+from cardforge.documents import memo as memo_module
 from cardforge.cache.registry import RULES_MEMO
-from cardforge.rules.memo import Memo
+from cardforge.documents.memo import Memo
 from conftest import make_project
 
 RULES = ("rules.pdf", "rulebook.pdf", "reference.pdf")

@@ -9,7 +9,7 @@ import mistune
 import pytest
 
 from cardforge.sources.load import find_packs, load_game
-from cardforge.rules.source import render_source
+from cardforge.documents.source import render_source
 from tests.conftest import REPO, make_project, run_cli
 from tests.pdfpanels import panels
 

@@ -6,8 +6,8 @@ from reportlab.lib.utils import ImageReader
 
 from cardforge.build import Project, compile_game
 from cardforge.render import backend
-from cardforge.rules import readers
-from cardforge.rules.reference import render_reference
+from cardforge.documents import readers
+from cardforge.documents.reference import render_reference
 from conftest import make_project
 
 

@@ -22,9 +22,9 @@ from cardforge.util.diagnostics import CODES
 from cardforge.sources.errata import apply_errata
 from cardforge.layout import load_layouts
 from cardforge.sources.load import load_game
-from cardforge.reference.charts import series
-from cardforge.reference.display import shown
-from cardforge.schema.cards import validate_cards
+from cardforge.almanac.charts import series
+from cardforge.almanac.display import shown
+from cardforge.validation.cards import validate_cards
 from tests.conftest import REPO, SHIPPED
 
 SETTINGS = dict(derandomize=True, deadline=None, database=None,

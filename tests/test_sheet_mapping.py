@@ -7,7 +7,7 @@ import pdfplumber
 import pytest
 from openpyxl import Workbook
 
-from cardforge.templates import ENV
+from cardforge.sandbox import ENV
 from tests.conftest import run_cli
 
 SHEET = """Picture,Cost,Text

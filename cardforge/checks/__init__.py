@@ -10,17 +10,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from cardforge.templates import results as checkresults
+from cardforge.sandbox import results as checkresults
 from cardforge.util.diagnostics import Diagnostic, diag, display_path
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.checks import (charts, common, components, counts, faces, glossary, glyphs, icons, images, layoutfit, markup,
-                              odds, packfiles, playertext, references, rulenumbers, rules, rulesource, rulings, stacks, text, textfit,
+                              odds, packfiles, playertext, references, rulenumbers, declared, rulesource, rulings, stacks, text, textfit,
                               values)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
-# family -> check; the schema family runs before these (cardforge.schema.cards)
+# family -> check; the schema family runs before these (cardforge.validation.cards)
 FAMILIES: dict[str, Check] = {
     "values": values.check,  # first: later families skip layouts with senseless values
     "references": references.check,
@@ -36,7 +36,7 @@ FAMILIES: dict[str, Check] = {
     "text-fit": textfit.check,
     "layout-fit": layoutfit.check,
     "images": images.check,
-    "rules": rules.check,
+    "rules": declared.check,
     "odds": odds.check,
     "rules-source": rulesource.check,
     "player-text": playertext.check,
@@ -63,7 +63,7 @@ NEEDS: dict[str, tuple[tuple[str, ...], str]] = {
 
 def unread_rules(game: Game) -> dict[str, str]:
     """The rules sources of ``game`` that exist but could not be read or rendered -> "rules"."""
-    from cardforge.rules.source import SOURCES, source_path
+    from cardforge.documents.source import SOURCES, source_path
 
     out = {}
     for kind in SOURCES:

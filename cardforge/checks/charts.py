@@ -1,6 +1,6 @@
 """``chart-too-many-series`` (error): a composition chart (``reference.charts`` in
 game.yaml) with more series than the chart palette has colours that stay apart in black
-and white (see :mod:`cardforge.reference.charts`). ``field-shape`` (error): a card whose
+and white (see :mod:`cardforge.almanac.charts`). ``field-shape`` (error): a card whose
 field a chart reads holds a value of the wrong shape (a number where the chart sums a
 mapping), at that field's line; the chart leaves the card out."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.reference.charts import PALETTE, misshapen, series
+from cardforge.almanac.charts import PALETTE, misshapen, series
 
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:

@@ -75,7 +75,7 @@ _shared_here = _Shared()  # per thread: a live preview checks a game in a thread
 def shared_contexts():
     """While this block runs (in this thread), :func:`front` and :func:`back` give one
     context per card and side, so what one check family works out from it (templates,
-    ``when:`` tests, text fits: :class:`cardforge.templates.context.Context`) the others read
+    ``when:`` tests, text fits: :class:`cardforge.sandbox.context.Context`) the others read
     back, not again."""
     outer, _shared_here.contexts = _shared_here.contexts, {}
     try:
@@ -99,9 +99,9 @@ def back(card: Card, game: Game) -> dict:
 
 
 def rules_source(game: Game, kind: str) -> tuple[str | None, list]:
-    """:func:`cardforge.rules.source.render_source` of ``game`` (its rulebook or sheet), and
+    """:func:`cardforge.documents.source.render_source` of ``game`` (its rulebook or sheet), and
     while :func:`shared_contexts` runs rendered once for every check family that reads it."""
-    from cardforge.rules.source import render_source
+    from cardforge.documents.source import render_source
 
     contexts = _shared_here.contexts
     if contexts is None:

@@ -56,15 +56,15 @@ def _counted(game: Game, types: list[str], where: str | None) -> tuple[int, str]
     wrong evaluating it ('' when nothing did)."""
     if not where:
         return game.total(*types), ""
-    from cardforge import templates
+    from cardforge import sandbox
 
     try:
-        test = templates.expression(where)
+        test = sandbox.expression(where)
         total = 0
         for card in game.cards_of(*types):
             data = dict(card.data)
             data.setdefault("quantity", card.quantity)
-            if templates.evaluate(lambda: bool(test(card=data, game=game.data))):
+            if sandbox.evaluate(lambda: bool(test(card=data, game=game.data))):
                 total += card.quantity
         return total, ""
     except Exception as exc:  # noqa: BLE001 - a template error of the pack's, reported at its line

@@ -4,7 +4,7 @@ A layout's templates run against each card's data when the deck is drawn; this f
 them at check time, so a card missing a field its layout reads is found by ``check``, not
 as a failed build. Codes, each at the element's line in the layout file, naming the card:
 ``template-invalid`` (a template or ``when`` raises: undefined field, wrong type),
-``template-budget`` (it runs over its budget, see :mod:`cardforge.templates.budget`),
+``template-budget`` (it runs over its budget, see :mod:`cardforge.sandbox.budget`),
 ``layout-invalid`` (a template does not parse, or a colour renders to something that is
 not ``#rrggbb``), ``icon-unknown`` (an ``icon:`` element names an icon the game lacks).
 Each problem is reported once per element, for the first card that shows it.
@@ -15,16 +15,16 @@ import re
 
 from jinja2 import TemplateSyntaxError
 
-from cardforge import templates
+from cardforge import sandbox
 from cardforge.checks import common
-from cardforge.templates.budget import BudgetExceeded
+from cardforge.sandbox.budget import BudgetExceeded
 from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import Element, Face, LayoutSet
 from cardforge.model import Card, Game
-from cardforge.templates import context as memo
+from cardforge.sandbox import context as memo
 from cardforge.resolve.face import back_face
 from cardforge.util.suggest import did_you_mean
-from cardforge.templates.choice import back_of
+from cardforge.sandbox.choice import back_of
 
 COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 
@@ -95,7 +95,7 @@ def _face(face: Face, ctx: dict, card: Card, game: Game, layouts: LayoutSet, fou
             report((line, what, "syntax"), "layout-invalid", f"the {what} {source!r} does not parse: {exc.message}")
         except BudgetExceeded as exc:
             report((line, what, "budget"), "template-budget", f"the {what} {source!r} was stopped: {exc}")
-        except templates.TemplateFailure as exc:
+        except sandbox.TemplateFailure as exc:
             report((line, what, "fails"), "template-invalid", f"the {what} {source!r} fails: {exc}",
                    hint="give the card the field, or guard the template with `{% if card.x is defined %}`")
         return None

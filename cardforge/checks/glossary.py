@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 
 from cardforge.checks.common import card_texts
-from cardforge.templates import results as checkresults
+from cardforge.sandbox import results as checkresults
 from cardforge.checks import common
 from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.util.markup import TOKEN
 from cardforge.model import Game
-from cardforge.rules.source import SOURCES
+from cardforge.documents.source import SOURCES
 
 WORDS = re.compile(r"[A-Za-z][a-z'’-]{4,}")
 NEAR = 88.0
@@ -40,7 +40,7 @@ def _label(game: Game, icon: str | None) -> str:
 
 def _near(word: str, vocabulary: bytes, *terms) -> str | None:
     """:func:`_near_miss`, or None when ``word`` was no near miss of the same vocabulary
-    before (:mod:`cardforge.templates.results`: a near miss is found afresh every time)."""
+    before (:mod:`cardforge.sandbox.results`: a near miss is found afresh every time)."""
     best: list[str | None] = [None]
 
     def clean() -> bool:

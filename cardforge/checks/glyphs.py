@@ -35,12 +35,12 @@ from cardforge.checks import common
 from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.model import Game, Icon
-from cardforge.templates import TemplateFailure
-from cardforge.templates import context as memo
-from cardforge.templates.budget import BudgetExceeded
+from cardforge.sandbox import TemplateFailure
+from cardforge.sandbox import context as memo
+from cardforge.sandbox.budget import BudgetExceeded
 from cardforge.util.diagnostics import Diagnostic, diag, display_path
 from cardforge.util.markup import icons_in
-from cardforge.templates.choice import back_of
+from cardforge.sandbox.choice import back_of
 
 BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
 NOT_PRINTED = {"schema_defs", "rules", "sources", "fonts"}  # game.yaml keys whose strings no PDF prints
@@ -206,7 +206,7 @@ def _layout_templates(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]
 
 
 def _rules_sources(game: Game) -> list[Diagnostic]:
-    from cardforge.rules.source import SOURCES, source_path
+    from cardforge.documents.source import SOURCES, source_path
 
     faces = rules_faces(game)
     found = []
@@ -254,7 +254,7 @@ def _source_line(raw: list[str], ch: str) -> int:
 
 def _rules_tokens(raw: list[str], name: str, kind: str, faces: dict[str, str], game: Game) -> list[Diagnostic]:
     """Text icons a rules source writes as ``{name}`` or ``icon('name')``: their text in bold."""
-    from cardforge.rules.source import SOURCES
+    from cardforge.documents.source import SOURCES
 
     found = []
     for n, text in enumerate(raw, 1):

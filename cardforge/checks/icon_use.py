@@ -14,11 +14,11 @@ from jinja2 import TemplateError
 from cardforge.checks import common
 from cardforge.elements import kind_of
 from cardforge.layout import Face, LayoutSet
-from cardforge.templates.budget import BudgetExceeded
-from cardforge.templates import TemplateFailure
+from cardforge.sandbox.budget import BudgetExceeded
+from cardforge.sandbox import TemplateFailure
 from cardforge.model import Game
-from cardforge.templates import context as memo
-from cardforge.templates.choice import back_of
+from cardforge.sandbox import context as memo
+from cardforge.sandbox.choice import back_of
 
 
 def _face_icons(face: Face, ctx: dict, used: set[str], coloured: set[str]) -> None:

@@ -13,14 +13,14 @@ from typing import Any
 
 from jinja2 import TemplateError
 
-from cardforge.templates.budget import BudgetExceeded
+from cardforge.sandbox.budget import BudgetExceeded
 from cardforge.checks import common
-from cardforge.templates import results as checkresults
+from cardforge.sandbox import results as checkresults
 from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import Face, Layout, LayoutSet, card_layout
 from cardforge.model import Card, Game
-from cardforge import templates
+from cardforge import sandbox
 from cardforge.resolve import repeat, table
 from cardforge.util.units import to_mm
 from cardforge.resolve.face import back_face
@@ -60,7 +60,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
 
 def _table(card: Card, side: str, el, ctx: dict, file: str, game: Game) -> list[Diagnostic]:
     """``layout-overflow`` for a table that does not fit its box at its minimum type size."""
-    if el.when and not templates.expression(el.when)(**ctx):
+    if el.when and not sandbox.expression(el.when)(**ctx):
         return []
     _, _, bw, bh = el.box
     fitted = None
@@ -81,7 +81,7 @@ def _table(card: Card, side: str, el, ctx: dict, file: str, game: Game) -> list[
 
 
 # what a repeated element or a table raises for a card whose data it cannot use
-UNDRAWN = (TemplateError, templates.TemplateFailure, BudgetExceeded)
+UNDRAWN = (TemplateError, sandbox.TemplateFailure, BudgetExceeded)
 
 
 def _undrawn(card: Card, side: str, el, over: str, exc: Exception, file: str) -> Diagnostic:

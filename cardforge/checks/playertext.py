@@ -1,7 +1,7 @@
 """Player-facing text of the rules: ``rules-internal-text`` and ``rules-markdown-hazard``.
 
 ``rules-internal-text`` (warning): a word meant for the pack's maintainers (the seed,
-ERRATA.md, "provisional", a raw field name; see :mod:`cardforge.rules.playertext`) in a
+ERRATA.md, "provisional", a raw field name; see :mod:`cardforge.documents.playertext`) in a
 rules source (sheet.md, rulebook.md) or in a game.yaml string that the rules print (setup,
 turn, end, tables, glossary, icon labels, component names), on its line and column.
 
@@ -19,8 +19,8 @@ from cardforge.layout import LayoutSet
 from cardforge.sources.load import display_path
 from cardforge.model import Game
 from cardforge.util.paths import InputFileError, read_limited
-from cardforge.rules.playertext import allowed_words, internal_words, printed_strings
-from cardforge.rules.source import SOURCES, source_path
+from cardforge.documents.playertext import allowed_words, internal_words, printed_strings
+from cardforge.documents.source import SOURCES, source_path
 
 MARKER = re.compile(r"^\s{0,3}(?:[-+*]\s|\d{1,9}[.)](?:\s|$)|#{1,6}(?:\s|$)|>)")
 MADE = re.compile(r"^\s{0,3}\{\{[^}]*\}\}(?:[.)](?:\s|$))")

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 
-from cardforge.templates import results as checkresults
+from cardforge.sandbox import results as checkresults
 from cardforge.checks.common import card_texts
 from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
@@ -70,7 +70,7 @@ def _text_references(game: Game) -> list[Diagnostic]:
 
 def _near(run: str, vocabulary: bytes, names: dict[str, str]) -> str | None:
     """:func:`_near_miss`, or None when ``run`` was no near miss of the same card names
-    before (:mod:`cardforge.templates.results`: a near miss is found afresh every time)."""
+    before (:mod:`cardforge.sandbox.results`: a near miss is found afresh every time)."""
     best: list[str | None] = [None]
 
     def clean() -> bool:

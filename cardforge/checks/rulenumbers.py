@@ -17,8 +17,8 @@ from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.sources.load import display_path
 from cardforge.model import Game
-from cardforge.rules.playertext import CITATION
-from cardforge.rules.source import SOURCES, source_path
+from cardforge.documents.playertext import CITATION
+from cardforge.documents.source import SOURCES, source_path
 
 _NUMBER = re.compile(r"\d+")
 _LIST_MARK = re.compile(r"^\s*\d+\.\s", re.M)

@@ -3,7 +3,7 @@
 Codes: ``rules-template`` (error) for a jinja2 or data error, with the source line;
 ``rules-missing`` (warning) for a pack without a rules source. Whether the sheet fits its
 sixteen cells is measured when it is built (``rules-overflow``, see
-:mod:`cardforge.rules.sheet`).
+:mod:`cardforge.documents.sheet`).
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from cardforge.checks import common
 from cardforge.util.diagnostics import Diagnostic
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.rules.source import SOURCES
+from cardforge.documents.source import SOURCES
 
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:

@@ -27,8 +27,8 @@ from cardforge.util.paths import InputFileError, read_limited
 from cardforge.layout import LayoutSet
 from cardforge.sources.load import display_path
 from cardforge.model import Game
-from cardforge.rules.playertext import printed_strings
-from cardforge.rules.source import SOURCES, source_path
+from cardforge.documents.playertext import printed_strings
+from cardforge.documents.source import SOURCES, source_path
 
 ERRATA_NOTES = "ERRATA.md"
 TAG = re.compile(r"\*\*(?:Ruling|Erratum) ([RE]\d+)\*\*")

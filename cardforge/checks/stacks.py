@@ -17,7 +17,7 @@ layout) or shape (``rect`` or ``circle``). Placed on the stack's ``card_types`` 
 game.yaml. A stack naming a card type that does not exist is ``ref-unknown``.
 
 A card type may choose each card's back from its data (``back: "{{ card.deck }}"`` or
-``back: {by: tier, values: {...}}``, see :mod:`cardforge.templates.choice`): then the
+``back: {by: tier, values: {...}}``, see :mod:`cardforge.sandbox.choice`): then the
 backs its cards print are compared, card by card. A card whose data chooses no back of the
 layout file (or whose template fails) is ``back-unknown``, and one whose data chooses no
 layout is ``layout-unknown``, both at the card's line. A shared back's template may print
@@ -38,9 +38,9 @@ from collections import Counter
 from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
-from cardforge.templates import TemplateFailure, context as cardcontext
-from cardforge.templates.budget import BudgetExceeded
-from cardforge.templates.choice import back_of, choose, is_data_chosen
+from cardforge.sandbox import TemplateFailure, context as cardcontext
+from cardforge.sandbox.budget import BudgetExceeded
+from cardforge.sandbox.choice import back_of, choose, is_data_chosen
 from cardforge.util.diagnostics import Diagnostic, diag
 
 PT_PER_MM = 72 / 25.4

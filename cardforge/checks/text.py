@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from cardforge.templates import results as checkresults
+from cardforge.sandbox import results as checkresults
 from cardforge.checks.common import TextField, card_texts
 from cardforge.checks.glyphs import missing, printable, report
 from cardforge.util.diagnostics import Diagnostic, diag

@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from jinja2 import TemplateError
 
-from cardforge.templates.budget import BudgetExceeded
+from cardforge.sandbox.budget import BudgetExceeded
 from cardforge.checks import common
 from cardforge.util.diagnostics import Diagnostic, diag
-from cardforge.templates import TemplateFailure
+from cardforge.sandbox import TemplateFailure
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.resolve import face as card_render
 from cardforge.resolve.face import back_face
 from cardforge.util.units import to_mm
-from cardforge.templates.choice import back_of
+from cardforge.sandbox.choice import back_of
 
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:

@@ -1,7 +1,7 @@
 """Commands for bringing your own game: ``new``, ``import``, ``export-cards``, ``schema``.
 
 Each command parses its options and calls a library function (:mod:`cardforge.scaffold`,
-:mod:`cardforge.sources`, :mod:`cardforge.schema.export`); :func:`register` adds them to
+:mod:`cardforge.sources`, :mod:`cardforge.validation.export`); :func:`register` adds them to
 the ``cardforge`` command. Refusals and problems are diagnostics on standard error with a
 non-zero exit, never a traceback.
 """
@@ -85,7 +85,7 @@ def _schemas(root: Path, slugs: list[str] | None) -> list[Path]:
     from cardforge.sources.load import load_game
     from cardforge.sources.packfonts import font_keys
     from cardforge.sources.yamlfile import read_yaml
-    from cardforge.schema.export import keep_modeline, modeline, write_schemas
+    from cardforge.validation.export import keep_modeline, modeline, write_schemas
 
     project = Project(root)
     packs, problems = project.packs(slugs)

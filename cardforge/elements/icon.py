@@ -14,7 +14,7 @@ def _draw(c, el: Element, copy, at) -> None:
 
 
 def _icons(el: Element, ctx: dict[str, Any]) -> set[str]:
-    from cardforge.templates import context as memo
+    from cardforge.sandbox import context as memo
 
     return {memo.rendered(el.icon, ctx)} if el.icon else set()
 

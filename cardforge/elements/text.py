@@ -41,7 +41,7 @@ def markup(el: Element, ctx: dict[str, Any]) -> str:
     followed by :data:`~cardforge.model.DESIGNED_MARK` (†), so a card face marks it as the
     rulebook and the almanac do."""
     from cardforge.model import DESIGNED_MARK
-    from cardforge.templates import context as memo
+    from cardforge.sandbox import context as memo
 
     if el.field:
         value = ctx["card"].get(el.field)

@@ -44,7 +44,7 @@ from PIL import Image
 from cardforge.export.faces import face_pdf, rasterise
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game, slugify
-from cardforge.templates.choice import back_of
+from cardforge.sandbox.choice import back_of
 
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1

@@ -21,8 +21,8 @@ from cardforge.sources.yamlfile import read_yaml
 from cardforge.model import Card, Game, Source
 from cardforge.sources.packfonts import font_keys
 from cardforge.model.typefaces import FONTS
-from cardforge.schema import validate
-from cardforge.templates import choice
+from cardforge.validation import validate
+from cardforge.sandbox import choice
 from cardforge.util.suggest import did_you_mean
 from cardforge.util.units import parse_length
 
@@ -140,7 +140,7 @@ class LayoutSet:
 def _override_validator():
     from jsonschema import Draft202012Validator
 
-    from cardforge.schema import builtin
+    from cardforge.validation import builtin
 
     return Draft202012Validator({"$defs": builtin("layout")["$defs"], "$ref": "#/$defs/override"})
 
@@ -176,7 +176,7 @@ def layout_path(layouts_dir: Path, slug: str) -> Path:
 def _schema_validator():
     from jsonschema import Draft202012Validator
 
-    from cardforge.schema import builtin
+    from cardforge.validation import builtin
 
     return Draft202012Validator(builtin("layout"))
 
@@ -185,7 +185,7 @@ def _schema_validator():
 def _kind_validator(kind: str):
     from jsonschema import Draft202012Validator
 
-    from cardforge.schema import builtin
+    from cardforge.validation import builtin
 
     return Draft202012Validator({"$defs": builtin("layout")["$defs"], "$ref": f"#/$defs/element-{kind}"})
 

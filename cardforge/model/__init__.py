@@ -117,7 +117,7 @@ class PackFont:
 class CardType:
     """A card type of game.yaml. ``back`` and ``layout`` are as written: an id, a template
     or ``{by, values, default}`` choosing one from each card's data (see
-    :mod:`cardforge.templates.choice`); ``layout`` None: the layout named like the type."""
+    :mod:`cardforge.sandbox.choice`); ``layout`` None: the layout named like the type."""
 
     id: str
     label: str
@@ -144,7 +144,7 @@ class Game:
     # file: its cards are missing), "errata" (errata.yaml), "layouts", "rules" (see cardforge.checks)
     unread: dict[str, str] = field(default_factory=dict)
     fonts: dict[str, PackFont] = field(default_factory=dict)  # game.yaml fonts:, by name
-    misshapen: set[str] = field(default_factory=set)  # ids of the cards that break their schema (cardforge.schema.cards)
+    misshapen: set[str] = field(default_factory=set)  # ids of the cards that break their schema (cardforge.validation.cards)
 
     @property
     def title(self) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardforge.render.colors import HexColor
 
-from cardforge.templates import context as cardcontext
+from cardforge.sandbox import context as cardcontext
 from cardforge.elements import Element, kind_of
 from cardforge.layout import Face
 from cardforge.model import Game

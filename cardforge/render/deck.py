@@ -73,7 +73,7 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     """
     from reportlab.pdfgen.canvas import Canvas
 
-    from cardforge.templates.budget import budget_session
+    from cardforge.sandbox.budget import budget_session
     from cardforge.render import fonts
     from cardforge.render import pagecache as page_cache
 
@@ -289,7 +289,7 @@ def _draw_chunk(indices: list[int]) -> dict[int, object]:
         page_cache.prepare(canvas, page_cache.deck_fonts(layouts))
         _WORKER_DRAWER = _Drawer(canvas, game, layouts, options, _WORKER_DRAWER.contexts if _WORKER_DRAWER else None)
         _WORKER_DRAWER.scratch = True
-    from cardforge.templates.budget import budget_session
+    from cardforge.sandbox.budget import budget_session
 
     drawn = {}
     with budget_session():

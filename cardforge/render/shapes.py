@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardforge.render.colors import HexColor
 
-from cardforge.templates import context as memo
+from cardforge.sandbox import context as memo
 from cardforge.render import colors
 from cardforge.render.bleed import to_bleed
 

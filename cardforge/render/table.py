@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from cardforge import templates
+from cardforge import sandbox
 from cardforge.render import text
 from cardforge.render.colors import HexColor
 from cardforge.render.icons import IconStamp
@@ -19,11 +19,11 @@ if TYPE_CHECKING:  # ReportLab is imported to draw
 def draw(c: Canvas, el, table: TableFit, ctx: dict[str, Any], x: float, y: float, w: float, h: float,
          stamp: IconStamp) -> None:
     """Draw a fitted table in the box with lower-left corner (x, y), size (w, h) pt."""
-    rule = HexColor(templates.render(el.stroke, ctx).strip()) if el.stroke else None
+    rule = HexColor(sandbox.render(el.stroke, ctx).strip()) if el.stroke else None
     c.saveState()
     if el.fill or rule is not None:
         if el.fill:
-            c.setFillColor(HexColor(templates.render(el.fill, ctx).strip()))
+            c.setFillColor(HexColor(sandbox.render(el.fill, ctx).strip()))
         if rule is not None:
             c.setStrokeColor(rule)
             c.setLineWidth(el.stroke_width)
@@ -36,7 +36,7 @@ def draw(c: Canvas, el, table: TableFit, ctx: dict[str, Any], x: float, y: float
         for c_i, (content, block, style) in enumerate(line):
             cw = table.widths[c_i]
             if "{" in style.color:
-                style = replace(style, color=templates.render(style.color, ctx).strip())
+                style = replace(style, color=sandbox.render(style.color, ctx).strip())
             text.draw(c, block, style, cx + PAD, top - rh + PAD, cw - 2 * PAD, rh - 2 * PAD, stamp)
             cx += cw
         top -= rh

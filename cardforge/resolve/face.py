@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from cardforge.templates import context as cardcontext
+from cardforge.sandbox import context as cardcontext
 from cardforge.elements import Element, kind_of
 from cardforge.elements.text import markup
 from cardforge.model import Card, Game
 from cardforge.resolve import repeat, text
-from cardforge.templates.choice import back_of
+from cardforge.sandbox.choice import back_of
 
 from cardforge.layout import Face
 
@@ -128,7 +128,7 @@ def copies(el: Element, ctx: dict[str, Any]) -> list[repeat.Copy]:
 
 def back_face(card: Card, game: Game, layouts: LayoutSet) -> Face:
     """The face printed on the back of ``card``: its layout's own back or the shared back its
-    card type chooses for it (:func:`cardforge.templates.choice.back_of`; a back the data
+    card type chooses for it (:func:`cardforge.sandbox.choice.back_of`; a back the data
     does not choose, reported by the checks as ``back-unknown``, prints blank)."""
     back_id = back_of(card, game)
     if back_id == "own":
@@ -148,7 +148,7 @@ def back_context(card: Card, game: Game) -> dict:
 
 class Contexts:
     """The template context of each card's front and back, made once per deck: every copy
-    of a card then draws from what its first copy worked out (see :mod:`cardforge.templates.context`)."""
+    of a card then draws from what its first copy worked out (see :mod:`cardforge.sandbox.context`)."""
 
     def __init__(self, game: Game):
         self.game = game

@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from cardforge.templates.context import holds, rendered
+from cardforge.sandbox.context import holds, rendered
 
 RASTER = (".png", ".jpg", ".jpeg")
 FORMATS = RASTER + (".svg",)

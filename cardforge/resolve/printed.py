@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardforge.resolve.face import back_face
-from cardforge.templates.choice import back_of
+from cardforge.sandbox.choice import back_of
 
 if TYPE_CHECKING:
     from cardforge.layout import Face, LayoutSet

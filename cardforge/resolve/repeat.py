@@ -2,7 +2,7 @@
 
 An element with ``repeat:`` is expanded, per card, into copies: ``over`` is a jinja2
 expression giving a list (or an integer n, meaning 0..n-1); copy ``i`` sees ``item``,
-``index`` (0-based), ``row`` and ``col`` in its templates. Copies are placed ``step``
+``index`` (0-based), ``row`` and ``col`` in its sandbox. Copies are placed ``step``
 [dx, dy] apart along a row; a new row starts every ``columns`` items (a flat list), or for
 each inner list when ``nested`` is true (a list of rows), ``row_step`` [dx, dy] below the
 last. Every copy must lie inside ``within`` ([x, y, w, h]; default the card's trim):
@@ -16,7 +16,7 @@ from typing import Any
 
 from jinja2 import Undefined
 
-from cardforge import templates
+from cardforge import sandbox
 from cardforge.elements.specs import Repeat  # noqa: F401  (part of this module's API: repeat.Repeat)
 
 
@@ -36,11 +36,11 @@ def _listed(value: Any, what: str) -> list:
     """``value`` (a list, or a count n meaning 0..n-1) as a list, or :class:`TemplateFailure`."""
     if isinstance(value, int) and not isinstance(value, bool):
         if value > MAX_ITEMS:
-            raise templates.TemplateFailure(f"{what} gives {value:,} items; a card repeats an element at most {MAX_ITEMS:,} times")
+            raise sandbox.TemplateFailure(f"{what} gives {value:,} items; a card repeats an element at most {MAX_ITEMS:,} times")
         return list(range(value))
     if isinstance(value, (list, tuple, str, dict)) and len(value) <= MAX_ITEMS:
         return list(value)
-    raise templates.TemplateFailure(f"{what} gives {type(value).__name__} {str(value)[:40]!r}, not a list or a number"
+    raise sandbox.TemplateFailure(f"{what} gives {type(value).__name__} {str(value)[:40]!r}, not a list or a number"
                                     if not isinstance(value, (list, tuple, str, dict)) else
                                     f"{what} gives {len(value):,} items; a card repeats an element at most {MAX_ITEMS:,} times")
 
@@ -48,10 +48,10 @@ def _listed(value: Any, what: str) -> list:
 def items(rep: Repeat, ctx: dict[str, Any]) -> list[tuple[int, int, Any]]:
     """(row, col, item) for every item ``rep.over`` gives on this card.
 
-    Raises :class:`~cardforge.templates.TemplateFailure` when it gives neither a list nor a
+    Raises :class:`~cardforge.sandbox.TemplateFailure` when it gives neither a list nor a
     count (a card field of the wrong shape) or more than :data:`MAX_ITEMS`, and what
     evaluating ``over`` raises."""
-    value = templates.expression(rep.over)(**ctx)
+    value = sandbox.expression(rep.over)(**ctx)
     if value is None or isinstance(value, Undefined):  # a card without the field: nothing to repeat
         return []
     value = _listed(value, f"`{rep.over}`")

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cardforge import templates
+from cardforge import sandbox
 from cardforge.model import Icon
 from cardforge.resolve import text
 from cardforge.model.typefaces import styled
@@ -49,18 +49,18 @@ def _styles(el, size: float) -> tuple[list[text.TextStyle], list[text.TextStyle]
 def contents(el, ctx: dict[str, Any]) -> tuple[list[str] | None, list[list[str]]]:
     """(header texts or None, body rows of cell texts) of table ``el`` on one card.
 
-    Raises :class:`~cardforge.templates.TemplateFailure` when ``rows`` gives no list (a card
+    Raises :class:`~cardforge.sandbox.TemplateFailure` when ``rows`` gives no list (a card
     field of the wrong shape), and what its templates raise."""
-    rows = templates.expression(el.rows)(**ctx) or []
+    rows = sandbox.expression(el.rows)(**ctx) or []
     if not isinstance(rows, (list, tuple)):
-        raise templates.TemplateFailure(f"`{el.rows}` gives {type(rows).__name__} {str(rows)[:40]!r}, not a list of rows")
+        raise sandbox.TemplateFailure(f"`{el.rows}` gives {type(rows).__name__} {str(rows)[:40]!r}, not a list of rows")
     header = None
     if any("header" in col for col in el.columns):
-        header = [templates.render(col.get("header", ""), ctx).strip() for col in el.columns]
+        header = [sandbox.render(col.get("header", ""), ctx).strip() for col in el.columns]
     body = []
     for i, row in enumerate(rows):
         sub = dict(ctx, row=row, index=i)
-        body.append([templates.render(col["cell"], sub).strip() for col in el.columns])
+        body.append([sandbox.render(col["cell"], sub).strip() for col in el.columns])
     return header, body
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cardforge.templates import results as checkresults
+from cardforge.sandbox import results as checkresults
 from cardforge.model import fontmetrics
 from cardforge.elements.specs import TextStyle
 from cardforge.util.markup import Run, parse
@@ -89,7 +89,7 @@ class Block:
 
 @dataclass
 class Figures(Block):
-    """A fit known from an earlier check (:mod:`cardforge.templates.results`): its figures, with no
+    """A fit known from an earlier check (:mod:`cardforge.sandbox.results`): its figures, with no
     lines; the checks read it, the renderer never draws it."""
 
     least: float = 0.0  # pt, the smallest type size printed

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from cardforge.elements import kind_of
 from cardforge.model.fontmetrics import width as text_width
 from cardforge.resolve.face import fit_face, text_box
-from cardforge.templates import context as cardcontext
+from cardforge.sandbox import context as cardcontext
 
 if TYPE_CHECKING:
     from cardforge.layout import Layout

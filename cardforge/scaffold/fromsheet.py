@@ -79,7 +79,7 @@ def _dump(data: Any) -> str:
 
 def game_yaml(new: NewGame, plan: SheetPlan, csv_name: str) -> str:
     """The pack's game.yaml, commented."""
-    from cardforge.schema.export import modeline
+    from cardforge.validation.export import modeline
 
     card_types = {}
     for i, (type_id, t) in enumerate(plan.types.items()):
@@ -199,7 +199,7 @@ def _words(plan: SheetPlan, label: str) -> str:
 
 def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
     """The pack's layout file: the first card type's face, the others extending it, a back each."""
-    from cardforge.schema.export import modeline
+    from cardforge.validation.export import modeline
 
     w, h = _size_mm(new.card_size)
     m = 4.0

@@ -123,7 +123,7 @@ def _title(stem: str) -> str:
 
 
 def _stem(value: Any) -> str:
-    from cardforge.templates import stem
+    from cardforge.sandbox import stem
 
     return stem(_text(value))
 

@@ -25,7 +25,7 @@ from cardforge.util.diagnostics import display_path
 from cardforge.sources.yamlfile import read_yaml
 from cardforge.model import Game, Source
 from cardforge.util.paths import resolve_inside
-from cardforge.schema import validate
+from cardforge.validation import validate
 
 ERRATA_FILE = "errata.yaml"
 _TEXT = {"type": "string"}

@@ -37,7 +37,7 @@ def mapping_for(game: Game, file_name: str, mapping_file: Path | None) -> tuple[
         data, source, problems = read_yaml(mapping_file)
         if source is None:
             return None, problems
-        from cardforge.schema import validate
+        from cardforge.validation import validate
         from cardforge.sources.schema import mapping_validator
 
         problems = validate(data or {}, mapping_validator(), source, code="source-mapping")
@@ -101,7 +101,7 @@ def dump_cards(cards: list[dict[str, Any]], notes: list[str], header: list[str],
 
 def import_file(game: Game, path: Path, mapping: Mapping, into: str | None = None) -> ImportResult:
     """Import the spreadsheet ``path`` into ``game``'s pack; see the module docstring."""
-    from cardforge.schema.export import modeline
+    from cardforge.validation.export import modeline
 
     rows, problems = convert_file(game, path, mapping)
     if has_errors(problems):

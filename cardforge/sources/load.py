@@ -3,7 +3,7 @@
 Loading reads ``cards/<slug>/game.yaml`` and every other ``*.yaml`` card file of the pack
 (except ``errata.yaml``), keeps the source line of every value, and checks the pack's
 structure against cardforge's schema of game packs. It never validates cards against their
-type schemas (stage 2, :mod:`cardforge.schema.cards`) and never draws.
+type schemas (stage 2, :mod:`cardforge.validation.cards`) and never draws.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 from cardforge.util.diagnostics import Diagnostic, diag, display_path, has_errors
 from cardforge.model import Card, CardType, Game, Icon, Source
 from cardforge.util.paths import GAME_FILE, find_packs, resolve_inside  # noqa: F401  (find_packs: part of this module's API)
-from cardforge.schema import validate_game_file
+from cardforge.validation import validate_game_file
 from cardforge.sources.yamlfile import read_yaml  # noqa: F401  (part of this module's API)
 
 MAX_QUANTITY = 1000  # copies of one card

@@ -4,7 +4,7 @@ A template of ``computed:`` (``name: "{{ picture | stem | title }}"``) or the ex
 ``skip_when:`` (``"not name"``) sees the row's cells by column name (``Art File``, also as
 ``art_file``) and by the field each feeds (``name``, ``type``), plus ``row``, the row's
 number; a cell holding a number is a number, a blank cell is undefined. They run in the
-budgeted sandbox of :mod:`cardforge.templates`. A template that does not parse, or names a
+budgeted sandbox of :mod:`cardforge.sandbox`. A template that does not parse, or names a
 column the sheet does not have, is reported once at its key in the mapping and no row of the
 table is read; one that fails on a row is reported at the key, naming the row, and that row
 is left out.
@@ -75,16 +75,16 @@ class RowRules:
         import jinja2
         from jinja2 import meta
 
-        from cardforge import templates
+        from cardforge import sandbox
 
         try:
-            parsed = templates.ENV.parse(("{{ " + source + " }}") if expression else source)
-            compiled = templates.expression(source) if expression else templates.template(source)
+            parsed = sandbox.ENV.parse(("{{ " + source + " }}") if expression else source)
+            compiled = sandbox.expression(source) if expression else sandbox.template(source)
         except jinja2.TemplateSyntaxError as exc:
             self._fail(f"the mapping's {what} does not parse: {exc.message}", keys,
                        hint="a template is jinja2: {{ column | filter }}; skip_when is one expression, without {{ }}")
             return None
-        used = meta.find_undeclared_variables(parsed) - set(templates.ENV.globals)
+        used = meta.find_undeclared_variables(parsed) - set(sandbox.ENV.globals)
         unknown = sorted(used - known)
         if unknown:
             columns = [n for _, names in self.names for n in names]
@@ -123,8 +123,8 @@ class RowRules:
         """True when ``skip_when`` holds for the row (or fails on it: reported, and the row left out)."""
         if self.skip is None:
             return False
-        from cardforge.templates.budget import BudgetExceeded
-        from cardforge.templates import TemplateFailure
+        from cardforge.sandbox.budget import BudgetExceeded
+        from cardforge.sandbox import TemplateFailure
 
         try:
             return bool(self.skip(**context))
@@ -134,8 +134,8 @@ class RowRules:
 
     def computed(self, context: dict[str, Any], row: int) -> dict[str, Cell] | None:
         """The computed fields of the row as cells (None when one fails: reported)."""
-        from cardforge.templates.budget import BudgetExceeded
-        from cardforge.templates import TemplateFailure, evaluate
+        from cardforge.sandbox.budget import BudgetExceeded
+        from cardforge.sandbox import TemplateFailure, evaluate
 
         out = {}
         for field, compiled in self.templates.items():

@@ -9,7 +9,7 @@ from jsonschema import Draft202012Validator
 @lru_cache(maxsize=None)
 def mapping_validator() -> Draft202012Validator:
     """A validator for a mapping file given to ``cardforge import --mapping``."""
-    from cardforge.schema.export import builtin_schema
+    from cardforge.validation.export import builtin_schema
 
     game = builtin_schema("game")
     return Draft202012Validator({"$ref": "#/$defs/source_mapping", "$defs": game["$defs"]})

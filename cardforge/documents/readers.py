@@ -4,7 +4,7 @@ ReportLab's paragraph parser opens a new :class:`~reportlab.lib.utils.ImageReade
 every ``<img src=...>`` it reads, and each reader decodes its PNG again the first time it
 is drawn: the rules documents print the same few icons hundreds of times. The rules
 documents' paragraphs are :class:`Paragraph` s, which, once parsed, draw each picture of a
-file registered with :func:`share` (the icon pictures :class:`cardforge.rules.flow.IconImages`
+file registered with :func:`share` (the icon pictures :class:`cardforge.documents.flow.IconImages`
 writes) from a reader sharing the state of one reader per picture (ReportLab's own way of
 copying a reader), so the picture is decoded once. Every other file is read as before, and
 ReportLab's parser is left as it is (other threads, other paragraphs). The PDF is the same:

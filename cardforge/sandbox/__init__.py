@@ -5,10 +5,10 @@ template in a game pack and its layout; game data is exposed read-only. Filters 
 card text: ``tally`` (an icon count mapping as icon tokens) and ``roman``; for spreadsheet
 columns, ``stem`` (a file name without its folder and extension).
 
-Every evaluation runs on a budget (:mod:`cardforge.templates.budget`): operations, time, and the
+Every evaluation runs on a budget (:mod:`cardforge.sandbox.budget`): operations, time, and the
 size of what one operation may build (no ``10 ** 10 ** 10``, no ``'a' * 10 ** 9``), so a
 template or rule written by someone else cannot hang or exhaust the machine; running over
-raises :class:`~cardforge.templates.budget.BudgetExceeded`. Any other failure while evaluating raises
+raises :class:`~cardforge.sandbox.budget.BudgetExceeded`. Any other failure while evaluating raises
 :class:`TemplateFailure`.
 """
 from __future__ import annotations
@@ -23,7 +23,7 @@ from jinja2 import BaseLoader, BytecodeCache, StrictUndefined, Undefined
 from jinja2.environment import TemplateExpression
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
-from cardforge.templates.budget import BudgetExceeded, BudgetedSandbox, budgeted
+from cardforge.sandbox.budget import BudgetExceeded, BudgetedSandbox, budgeted
 from cardforge.cache.registry import TEMPLATES
 
 

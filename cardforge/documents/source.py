@@ -38,9 +38,9 @@ from jinja2 import TemplateError, TemplateSyntaxError
 from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.sources.load import display_path
 from cardforge.model import Game
-from cardforge.templates.budget import BudgetExceeded
+from cardforge.sandbox.budget import BudgetExceeded
 from cardforge.util.paths import InputFileError, read_limited, resolve_inside
-from cardforge.templates import TemplateFailure, environment, evaluate
+from cardforge.sandbox import TemplateFailure, environment, evaluate
 from cardforge.util.textfile import undecodable
 
 SOURCES = {"rulebook": "rulebook.md", "sheet": "sheet.md"}
@@ -263,7 +263,7 @@ def _template_line(exc: BaseException) -> int:
     return line
 
 
-if __name__ == "__main__":  # python -m cardforge.rules.source <slug> [rulebook|sheet]
+if __name__ == "__main__":  # python -m cardforge.documents.source <slug> [rulebook|sheet]
     import sys
 
     from cardforge.sources.load import load_game

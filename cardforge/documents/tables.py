@@ -25,7 +25,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Table, TableStyle
 
 from cardforge.render import backend
-from cardforge.rules.readers import Paragraph
+from cardforge.documents.readers import Paragraph
 
 UNBREAKABLE = 10  # characters: a word this long or shorter never breaks
 IMG = re.compile(r'<img\b[^>]*?width="([\d.]+)"[^>]*/>')

@@ -3,7 +3,7 @@
 A check of a game evaluates every card's templates and ``when:`` tests and fits every
 text (:mod:`cardforge.checks`), though after a one-card edit every other card gives what it
 gave last time. These are pure results: a template's text is a function of its source and
-its context (the card, ``game.yaml``, the back; see :mod:`cardforge.templates.context`), a fit of
+its context (the card, ``game.yaml``, the back; see :mod:`cardforge.sandbox.context`), a fit of
 its text, style, box (pt), the game's icons, the font's glyph widths and the installed
 ReportLab. While :func:`kept` is active (in this thread, around a game's checks) they are
 looked up by all of that (a context by the SHA-256 of its data) in a file named for the
@@ -160,7 +160,7 @@ _DIGEST_KEY = ("checkresults-digest",)  # where a context's digest is remembered
 
 
 def _context_digest(store: _Store, ctx: dict[str, Any]) -> bytes:
-    """The digest of a :class:`~cardforge.templates.context.Context`, worked out once (``b""``
+    """The digest of a :class:`~cardforge.sandbox.context.Context`, worked out once (``b""``
     for a plain dict or data that is not plain)."""
     memo = getattr(ctx, "memo", None)
     if memo is None:

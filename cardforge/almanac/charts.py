@@ -119,7 +119,7 @@ def chart(game: Game, spec: dict, width: float) -> Drawing:
 
 
 def composition(result, width: float) -> Drawing:
-    """The make-up of an odds entry's stack (:class:`cardforge.reference.odds.Odds`): a bar
+    """The make-up of an odds entry's stack (:class:`cardforge.almanac.odds.Odds`): a bar
     per card type, the cards of interest stacked under the others, ``width`` pt wide."""
     xs = [t for t, _, _ in result.stack]
     names = [result.cards, "other cards"]

@@ -1,7 +1,7 @@
 """The rulebook as one web page (rulebook.html), from the same sources as rulebook.pdf.
 
-The rules are :func:`~cardforge.rules.rulebook.book_markdown` (rulebook.md over the game's
-data), parsed by the same Markdown parser as the PDF (:data:`~cardforge.rules.flow.PARSE`)
+The rules are :func:`~cardforge.documents.rulebook.book_markdown` (rulebook.md over the game's
+data), parsed by the same Markdown parser as the PDF (:data:`~cardforge.documents.flow.PARSE`)
 and written as HTML instead of flowables; the glossary, the icon legend and the card
 appendix print the same entries under the same headings as the PDF. One self-contained
 file that makes no request outside itself (its Content-Security-Policy forbids any):
@@ -16,7 +16,7 @@ file that makes no request outside itself (its Content-Security-Policy forbids a
   script; without script every card shows), the system's fonts, a layout readable from
   360 px wide up, and print CSS (no controls, no page break inside a card).
 
-Optional ``odds`` sections come from :mod:`cardforge.rules.odds` when the game declares
+Optional ``odds`` sections come from :mod:`cardforge.documents.odds` when the game declares
 them. Raises ``ValueError`` when rulebook.md is missing or does not render.
 """
 from __future__ import annotations
@@ -34,15 +34,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardforge.model import Card, Game, slugify
-from cardforge.reference.display import prints_text, shown
-from cardforge.rules.flow import PARSE, TABLE_MARK
-from cardforge.rules.playertext import DESIGNED, DESIGNED_NOTE, designed, has_designed, players
-from cardforge.rules.rulebook import EVERY_CARD, EVERY_CARD_NOTE, GLOSSARY, ICON_LEGEND, book_markdown, type_heading
+from cardforge.almanac.display import prints_text, shown
+from cardforge.documents.flow import PARSE, TABLE_MARK
+from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, designed, has_designed, players
+from cardforge.documents.rulebook import EVERY_CARD, EVERY_CARD_NOTE, GLOSSARY, ICON_LEGEND, book_markdown, type_heading
 from cardforge.util.markup import TOKEN
 
 if TYPE_CHECKING:
     from cardforge.layout import LayoutSet
-    from cardforge.rules.memo import Memo
+    from cardforge.documents.memo import Memo
 
 CARD_PX = 300  # a card face's width in pixels: sharp on a phone, small in the file
 FACE_DPI = 110  # rasterised at this, then scaled down to CARD_PX when wider
@@ -313,7 +313,7 @@ def _face(data: bytes) -> Face:
 
 def _face_key(card: Card, game: Game, layouts: LayoutSet) -> str:
     from cardforge.render.pagecache import context_digest
-    from cardforge.rules.memo import Memo
+    from cardforge.documents.memo import Memo
 
     folder = Path(layouts.file).parent if layouts.file else game.root.parent.parent / "layouts"
     try:
@@ -392,8 +392,8 @@ def _card_article(card: Card, page: _Page, faces: tuple[Face, Face] | None, back
 def _odds(page: _Page) -> list[str]:
     """The odds of the draws the game declares: for each its table and its stack's make-up
     (a bar split by card type, its key giving every count in words)."""
-    from cardforge.reference.charts import PALETTE
-    from cardforge.reference.odds import ODDS_HEADING, ODDS_NOTE, odds, rows, summary
+    from cardforge.almanac.charts import PALETTE
+    from cardforge.almanac.odds import ODDS_HEADING, ODDS_NOTE, odds, rows, summary
 
     found = odds(page.game)
     if not found:

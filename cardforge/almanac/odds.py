@@ -90,7 +90,7 @@ def _fields_named(source: str) -> set[str]:
     """The fields ``card.X`` / ``card['X']`` an expression reads (parsed by jinja2)."""
     from jinja2 import nodes
 
-    from cardforge.templates import ENV
+    from cardforge.sandbox import ENV
 
     tree = ENV.parse("{{ " + source + " }}")
     named = set()
@@ -125,7 +125,7 @@ def _test(source: str, path: tuple, known: set[str]):
     """The compiled expression ``source`` (a test of ``card``); raises :class:`_Fault`."""
     from jinja2 import TemplateError
 
-    from cardforge.templates import expression
+    from cardforge.sandbox import expression
 
     try:
         unknown = sorted(_fields_named(source) - known)
@@ -142,8 +142,8 @@ def _test(source: str, path: tuple, known: set[str]):
 
 
 def _holds(test, card: Card, path: tuple) -> bool:
-    from cardforge.templates import TemplateFailure
-    from cardforge.templates.budget import BudgetExceeded
+    from cardforge.sandbox import TemplateFailure
+    from cardforge.sandbox.budget import BudgetExceeded
 
     try:
         return bool(test(card=_view(card)))

@@ -30,11 +30,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardforge.model import Card, Game
-from cardforge.templates import roman, tally
+from cardforge.sandbox import roman, tally
 
 
 def _tally(value: dict) -> str:
-    """Icon counts as tokens (:func:`cardforge.templates.tally`); counts too large to draw
+    """Icon counts as tokens (:func:`cardforge.sandbox.tally`); counts too large to draw
     as icons (a card's schema error) as numbers."""
     counts = {k: v for k, v in value.items() if isinstance(v, int) and not isinstance(v, bool)}
     try:

@@ -9,7 +9,7 @@ in scope. Expressions run in jinja2's immutable sandbox, never Python ``eval``.
 Codes: ``rule-failed`` (error, or the rule's ``severity``), placed on the first failing
 card for ``assert`` rules and on the rule for ``expect`` rules; ``rule-invalid`` (error)
 for an expression that does not compile or raises; ``rule-budget`` (error) for one that
-runs over its budget of operations, time or size (:mod:`cardforge.templates.budget`).
+runs over its budget of operations, time or size (:mod:`cardforge.sandbox.budget`).
 """
 from __future__ import annotations
 
@@ -18,12 +18,12 @@ from typing import Any
 from jinja2 import TemplateError
 from jinja2.exceptions import SecurityError
 
-from cardforge.templates import results as checkresults
+from cardforge.sandbox import results as checkresults
 from cardforge.util.diagnostics import Diagnostic, Severity, diag
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
-from cardforge.templates.budget import BudgetExceeded
-from cardforge.templates import TemplateFailure, expression
+from cardforge.sandbox.budget import BudgetExceeded
+from cardforge.sandbox import TemplateFailure, expression
 
 
 def card_view(card: Card) -> dict[str, Any]:
@@ -42,7 +42,7 @@ class _Lazy:
         self.compiled = None
 
     def compile(self):
-        """Raises what :func:`cardforge.templates.expression` raises."""
+        """Raises what :func:`cardforge.sandbox.expression` raises."""
         if self.compiled is None:
             self.compiled = expression(self.source)
         return self.compiled

@@ -11,7 +11,7 @@ From the same data as the cards and the rules sheet:
 * **Card almanac**: every card grouped by type, sorted by ``reference.sort.<type>`` (default:
   the first number field of the type's cards), with its quantity, fields, text and inline
   icons; designed values carry an asterisk. Then an index of every card by name.
-* **The odds of a draw** (``odds:``, :mod:`cardforge.reference.odds`): for each draw the
+* **The odds of a draw** (``odds:``, :mod:`cardforge.almanac.odds`): for each draw the
   game declares, the exact chance of at least one, none and exactly k cards of interest,
   and the stack's make-up as a bar chart.
 * **Composition charts** (``reference.charts``): bar charts of a deck's make-up, drawn with
@@ -27,16 +27,16 @@ from pathlib import Path
 from reportlab.platypus import BaseDocTemplate, Frame, KeepTogether, NextPageTemplate, PageBreak, PageTemplate, Spacer
 
 from cardforge.model import Card, Game
-from cardforge.reference.charts import chart, composition
-from cardforge.reference.odds import ODDS_HEADING, ODDS_NOTE, Odds, odds, rows, summary
+from cardforge.almanac.charts import chart, composition
+from cardforge.almanac.odds import ODDS_HEADING, ODDS_NOTE, Odds, odds, rows, summary
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
-from cardforge.rules.cards import card_entry
-from cardforge.rules.flow import Heading, IconImages, Styles, flowables, page_footer
-from cardforge.rules.memo import Memo
-from cardforge.rules.playertext import DESIGNED, DESIGNED_NOTE, RULING_NOTE, cites, has_designed
-from cardforge.rules.readers import Paragraph
-from cardforge.rules.source import Macros
+from cardforge.documents.cards import card_entry
+from cardforge.documents.flow import Heading, IconImages, Styles, flowables, page_footer
+from cardforge.documents.memo import Memo
+from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, RULING_NOTE, cites, has_designed
+from cardforge.documents.readers import Paragraph
+from cardforge.documents.source import Macros
 from cardforge.util.units import MM
 
 MARGIN = 14 * MM
@@ -156,7 +156,7 @@ def _fit_key(game: Game, paper: tuple[float, float], text: tuple[str, str, str])
 
 
 def odds_markdown(result: Odds) -> str:
-    """An odds entry as Markdown: its summary line and its table (:func:`cardforge.reference.odds.rows`)."""
+    """An odds entry as Markdown: its summary line and its table (:func:`cardforge.almanac.odds.rows`)."""
     header, body = rows(result)
     lines = [summary(result) + (f" {DESIGNED_NOTE}." if result.designed else ""), "",
              "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
@@ -207,7 +207,7 @@ def render_reference(game: Game, out: Path, paper: str = "letter", memo: Memo | 
     """Write reference.pdf; returns {"helper_size": pt, "helper_copies": n, "pages": n}.
 
     The index's page numbers come from a first pass that lays the document out with none.
-    With a ``memo`` (:mod:`cardforge.rules.memo`), the helper sheet's size is read back
+    With a ``memo`` (:mod:`cardforge.documents.memo`), the helper sheet's size is read back
     when its text, icons, paper and fonts are unchanged, and the document is laid out
     once with the index the last build found; it is laid out again, as without the memo,
     only when the pages differ. The bytes written are the same either way.

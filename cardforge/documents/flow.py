@@ -24,11 +24,11 @@ from cardforge.util.markup import TOKEN
 from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.icons import rasterise
-from cardforge.rules.readers import Paragraph, share
-from cardforge.rules.tables import TableModel, column_widths
+from cardforge.documents.readers import Paragraph, share
+from cardforge.documents.tables import TableModel, column_widths
 
 if TYPE_CHECKING:
-    from cardforge.rules.memo import Memo
+    from cardforge.documents.memo import Memo
 
 PARSE = mistune.create_markdown(renderer=None, plugins=["table"])
 INK = colors.HexColor("#212121")
@@ -68,7 +68,7 @@ class Styles:
 
 class IconImages:
     """PNG files of the game's icons for inline use, written once into ``folder`` (and
-    decoded once per process, see :mod:`cardforge.rules.readers`)."""
+    decoded once per process, see :mod:`cardforge.documents.readers`)."""
 
     def __init__(self, game: Game, folder: Path, memo: Memo | None = None):
         self.game = game
@@ -165,7 +165,7 @@ class Block:
 def flowables(markdown: str, styles: Styles, icons: IconImages, width: float) -> list[Flowable]:
     """The flowables of ``markdown`` for a column ``width`` pt wide.
 
-    Raises :class:`~cardforge.rules.tables.TableTooWide` for a table that cannot fit.
+    Raises :class:`~cardforge.documents.tables.TableTooWide` for a table that cannot fit.
     """
     out: list[Flowable] = []
     for block in blocks(markdown, styles, icons, width):
@@ -248,7 +248,7 @@ def _dedupe_captions(found: list[Block]) -> list[Block]:
 def table_model(tok: dict, styles: Styles, icons: IconImages, width: float, name: str | None = None) -> TableModel:
     """A Markdown table token as a :class:`TableModel` sized by content for ``width`` pt.
 
-    Raises :class:`~cardforge.rules.tables.TableTooWide` (named ``name``, or by its header).
+    Raises :class:`~cardforge.documents.tables.TableTooWide` (named ``name``, or by its header).
     """
     head = next((c for c in tok["children"] if c["type"] == "table_head"), None)
     body = next((c for c in tok["children"] if c["type"] == "table_body"), {"children": []})

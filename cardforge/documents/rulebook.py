@@ -18,12 +18,12 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from cardforge.model import Game
 from cardforge.render import backend, fonts
 from cardforge.render.sheet import PAPER_MM
-from cardforge.rules.cards import card_entry
-from cardforge.rules.flow import Heading, IconImages, Styles, flowables, page_footer
-from cardforge.rules.memo import Memo
-from cardforge.rules.playertext import DESIGNED_NOTE, designed, has_designed, players
-from cardforge.rules.readers import Paragraph
-from cardforge.rules.source import render_source
+from cardforge.documents.cards import card_entry
+from cardforge.documents.flow import Heading, IconImages, Styles, flowables, page_footer
+from cardforge.documents.memo import Memo
+from cardforge.documents.playertext import DESIGNED_NOTE, designed, has_designed, players
+from cardforge.documents.readers import Paragraph
+from cardforge.documents.source import render_source
 from cardforge.util.units import MM
 
 MARGIN = 20 * MM
@@ -35,7 +35,7 @@ RULES = "Rules"  # the contents' top level over rulebook.md's sections when it h
 
 def book_markdown(game: Game) -> str:
     """The rules of the rulebook as Markdown: rulebook.md rendered over the game's data
-    (:func:`~cardforge.rules.source.render_source`), with a top-level "Rules" heading when
+    (:func:`~cardforge.documents.source.render_source`), with a top-level "Rules" heading when
     it has none. What rulebook.pdf and rulebook.html both print, so they cannot drift.
     Raises ``ValueError`` when rulebook.md is missing or does not render."""
     markdown, problems = render_source(game, "rulebook")
@@ -126,7 +126,7 @@ def render_rulebook(game: Game, out: Path, paper: str = "letter", memo: Memo | N
 
     The contents' page numbers come from passes that lay the book out until they stop
     changing, the first with no contents (ReportLab's ``multiBuild``). With a ``memo``
-    (:mod:`cardforge.rules.memo`) the book is laid out once with the contents the last
+    (:mod:`cardforge.documents.memo`) the book is laid out once with the contents the last
     build found; that pass is kept when it finds the same contents and they fit on the
     contents page, as the empty contents of a first pass do (so every page after them is
     laid out alike): exactly the book the passes without a guess end with. Otherwise it is

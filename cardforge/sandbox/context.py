@@ -8,15 +8,15 @@ a :class:`Context` (the dict layout templates see) keeps what was computed from 
 ``memo``: the deck builds one context per card and side (:func:`cardforge.render.deck.render_deck`)
 and every copy after the first draws from the memo. A plain dict works everywhere a
 :class:`Context` does, computing afresh. During a check, template results are also kept
-between runs (:mod:`cardforge.templates.results`). Element kinds, the resolve stage, the checks
+between runs (:mod:`cardforge.sandbox.results`). Element kinds, the resolve stage, the checks
 and the renderer all evaluate templates through it.
 """
 from __future__ import annotations
 
 from typing import Any
 
-from cardforge import templates
-from cardforge.templates import results as checkresults
+from cardforge import sandbox
+from cardforge.sandbox import results as checkresults
 
 
 class Context(dict):
@@ -44,13 +44,13 @@ def remembered(ctx: dict[str, Any], key: tuple, compute):
 def rendered(source: str | None, ctx: dict[str, Any]) -> str:
     """``source`` rendered as a template in ``ctx``, stripped ('' for None or '').
 
-    Raises what :func:`cardforge.templates.render` raises."""
+    Raises what :func:`cardforge.sandbox.render` raises."""
     if not source:
         return ""
     if "{{" not in source and "{%" not in source:
         return source.strip()
     return remembered(ctx, ("render", source), lambda: checkresults.result(
-        ctx, "render", source, lambda: templates.render(source, ctx).strip()))
+        ctx, "render", source, lambda: sandbox.render(source, ctx).strip()))
 
 
 def holds(test: str | None, ctx: dict[str, Any]) -> bool:
@@ -58,4 +58,4 @@ def holds(test: str | None, ctx: dict[str, Any]) -> bool:
     if not test:
         return True
     return remembered(ctx, ("when", test), lambda: checkresults.result(
-        ctx, "when", test, lambda: bool(templates.expression(test)(**ctx))))
+        ctx, "when", test, lambda: bool(sandbox.expression(test)(**ctx))))

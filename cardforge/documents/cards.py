@@ -1,5 +1,5 @@
 """One card as reference text: its name, quantity, the fields its type's display formats
-print (see :mod:`cardforge.reference.display`) and its text with inline icons, a designed
+print (see :mod:`cardforge.almanac.display`) and its text with inline icons, a designed
 value marked with a dagger (†). Shared by the rulebook's card appendix and the card almanac."""
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import html
 
 
 from cardforge.model import Card, Game
-from cardforge.reference.display import prints_text, shown
-from cardforge.rules.flow import IconImages, Styles, inline
-from cardforge.rules.playertext import DESIGNED
-from cardforge.rules.readers import Paragraph
-from cardforge.rules.tables import TableModel, TableTooWide, column_widths
+from cardforge.almanac.display import prints_text, shown
+from cardforge.documents.flow import IconImages, Styles, inline
+from cardforge.documents.playertext import DESIGNED
+from cardforge.documents.readers import Paragraph
+from cardforge.documents.tables import TableModel, TableTooWide, column_widths
 
 
 def _markup(text: str, icons: IconImages, size: float) -> str:

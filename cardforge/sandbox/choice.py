@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardforge import templates
+from cardforge import sandbox
 from cardforge.model import Card
 
 FAILED = ""  # what :func:`chosen` gives when the card's data chooses nothing
@@ -33,7 +33,7 @@ def is_data_chosen(spec: Any) -> bool:
 def choose(spec: Any, card: Card, game_data: dict[str, Any]) -> str:
     """The id ``spec`` chooses for ``card``; raises :class:`LookupError` with a sentence
     when it chooses nothing (a value not listed and no ``default``) and what
-    :func:`cardforge.templates.render` raises when a template fails."""
+    :func:`cardforge.sandbox.render` raises when a template fails."""
     if isinstance(spec, dict):
         field = spec.get("by")
         value = card.data.get(field) if field != "quantity" else card.quantity
@@ -50,7 +50,7 @@ def choose(spec: Any, card: Card, game_data: dict[str, Any]) -> str:
         return spec
     data = dict(card.data)
     data.setdefault("quantity", card.quantity)
-    return templates.render(spec, {"card": data, "game": game_data}).strip()
+    return sandbox.render(spec, {"card": data, "game": game_data}).strip()
 
 
 def chosen(spec: Any, card: Card, game_data: dict[str, Any]) -> str:

@@ -6,7 +6,7 @@ to the unit after them, so a heading is never the last line of a panel. A paragr
 than :data:`LONG` of a panel may break between its sentences. Each unit carries the penalty
 of a panel starting at it (cutting a table, a list, a section). Heights are in pt,
 measured by ReportLab's platypus at the panel's column width (:class:`Measure`).
-:mod:`cardforge.rules.compose` deals the units into panels.
+:mod:`cardforge.documents.compose` deals the units into panels.
 """
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from dataclasses import dataclass
 
 from reportlab.platypus import Flowable
 
-from cardforge.rules.flow import Block
-from cardforge.rules.readers import Paragraph
-from cardforge.rules.tables import TableModel
+from cardforge.documents.flow import Block
+from cardforge.documents.readers import Paragraph
+from cardforge.documents.tables import TableModel
 
 # cut penalties (pt^2), against the squared empty space of a panel
 CUT_IN_TABLE, CUT_IN_LIST, CUT_IN_SECTION, CUT_IN_PARAGRAPH = 900.0, 500.0, 250.0, 2500.0

@@ -12,7 +12,7 @@ from referencing.exceptions import Unresolvable
 
 from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.model import Game
-from cardforge.schema import check_defs, make_validator, validate
+from cardforge.validation import check_defs, make_validator, validate
 
 
 def card_type_validators(game: Game) -> tuple[dict[str, jsonschema.Draft202012Validator], list[Diagnostic]]:
@@ -44,7 +44,7 @@ def card_type_validators(game: Game) -> tuple[dict[str, jsonschema.Draft202012Va
 
 
 def _hazards(schema, source, prefix: tuple) -> list[Diagnostic]:
-    from cardforge.schema.guard import hazards
+    from cardforge.validation.guard import hazards
 
     return [diag(code, message, file=source.file, line=source.line(*prefix, *path), column=source.column(*prefix, *path))
             for path, code, message in hazards(schema)]

@@ -4,7 +4,7 @@ The rendered ``sheet.md`` is cut into *units*, the pieces a panel never splits: 
 paragraph, a list item, one table row; a heading, a table's caption and a paragraph that
 ends in a colon are glued to the unit after them, so a heading is never the last line of a
 panel. Units are dealt into the panels (3.125 x 2 in cells, in
-:data:`~cardforge.rules.fold.READING_ORDER` after the title cell) whole, so no sentence runs
+:data:`~cardforge.documents.fold.READING_ORDER` after the title cell) whole, so no sentence runs
 from one panel to the next, let alone from one side of the sheet to the other:
 
 * a panel that continues a section starts with the section's heading and "(continued)",
@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from reportlab.lib import colors
 from reportlab.platypus import Flowable
 
-from cardforge.rules.flow import Block, Heading, IconImages, Styles, blocks
-from cardforge.rules.sheetunits import Atom, Measure, Unit, units
-from cardforge.rules.readers import Paragraph
+from cardforge.documents.flow import Block, Heading, IconImages, Styles, blocks
+from cardforge.documents.sheetunits import Atom, Measure, Unit, units
+from cardforge.documents.readers import Paragraph
 
 SIZES = [9.0, 8.75, 8.5, 8.25, 8.0, 7.75, 7.5, 7.25, 7.0, 6.75, 6.5, 6.25, 6.0]  # pt, largest first
 SPARE_KINDS = {"notes": "Notes", "components": "Components", "turn": "Turn summary"}
@@ -269,7 +269,7 @@ def compose(markdown: str, spares: list[str], panels: int, width: float, room: f
     (kind -> Markdown). Tries :data:`SIZES` largest first (binary search: fewer panels are
     needed at a smaller size) and balances at the largest that fits; ``size`` (pt), when
     given, is that search's answer for these same inputs, found before. Raises
-    :class:`~cardforge.rules.tables.TableTooWide` for a table that cannot fit its panel.
+    :class:`~cardforge.documents.tables.TableTooWide` for a table that cannot fit its panel.
     """
     text_panels = panels - len(spares)
     sheets: dict[float, Sheet] = {}

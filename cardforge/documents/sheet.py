@@ -1,8 +1,8 @@
 """The accordion rules sheet (rules.pdf), imposed on Letter or A4.
 
-The sheet's sixteen 3.125 x 2 in cells (see :mod:`cardforge.rules.fold`) are platypus
-frames taken in :data:`~cardforge.rules.fold.READING_ORDER`: the title cell, generated from
-the game's metadata, then fifteen panels composed by :mod:`cardforge.rules.compose` from the
+The sheet's sixteen 3.125 x 2 in cells (see :mod:`cardforge.documents.fold`) are platypus
+frames taken in :data:`~cardforge.documents.fold.READING_ORDER`: the title cell, generated from
+the game's metadata, then fifteen panels composed by :mod:`cardforge.documents.compose` from the
 rendered ``sheet.md`` (whole paragraphs, list items and table rows per panel, headings kept
 with their text, balanced, at the largest type size from 9 pt down to 6 pt that fits). If it
 does not fit at 6 pt, :func:`compile_sheet` says which section or spare panel does not fit and
@@ -25,14 +25,14 @@ from cardforge.sources.load import display_path
 from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
-from cardforge.rules.compose import SIZES, SPARE_KINDS, Plan, compose
-from cardforge.rules.flow import IconImages, Styles
-from cardforge.rules.memo import Memo
-from cardforge.rules.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
-from cardforge.rules.playertext import DESIGNED_NOTE, RULING_NOTE, cites, designed, has_designed, players
-from cardforge.rules.readers import Paragraph
-from cardforge.rules.source import Macros, render_source, source_path, table_source_line
-from cardforge.rules.tables import TableTooWide
+from cardforge.documents.compose import SIZES, SPARE_KINDS, Plan, compose
+from cardforge.documents.flow import IconImages, Styles
+from cardforge.documents.memo import Memo
+from cardforge.documents.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
+from cardforge.documents.playertext import DESIGNED_NOTE, RULING_NOTE, cites, designed, has_designed, players
+from cardforge.documents.readers import Paragraph
+from cardforge.documents.source import Macros, render_source, source_path, table_source_line
+from cardforge.documents.tables import TableTooWide
 from cardforge.util.units import INCH, MM
 
 MIN_SIZE = SIZES[-1]
@@ -229,7 +229,7 @@ def render_sheet(game: Game, out: Path, paper: str = "letter") -> SheetFit:
 def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
                   memo: Memo | None = None) -> tuple[SheetFit | None, list[Diagnostic]]:
     """Compose the game's sheet.md and, given ``out``, write rules.pdf there. With a
-    ``memo`` (:mod:`cardforge.rules.memo`), the type size found for the same text, spare
+    ``memo`` (:mod:`cardforge.documents.memo`), the type size found for the same text, spare
     panels, icons and fonts is read back instead of searched for (the same sheet).
 
     Diagnostics: ``rules-overflow`` when it does not fit at 6 pt (naming the section, or

@@ -31,9 +31,9 @@ def make_validator(schema: dict[str, Any], defs: dict[str, Any] | None = None) -
     full = dict(schema)
     if defs:
         full["$defs"] = {**defs, **full.get("$defs", {})}
-    from cardforge.schema.guard import REGISTRY, SafeValidator
+    from cardforge.validation.guard import REGISTRY, SafeValidator
 
-    return SafeValidator(full, registry=REGISTRY)  # RE2 patterns, no retrieval (see cardforge.schema.guard)
+    return SafeValidator(full, registry=REGISTRY)  # RE2 patterns, no retrieval (see cardforge.validation.guard)
 
 
 def check_defs(defs: dict[str, Any]) -> None:
@@ -94,7 +94,7 @@ def validate(instance: Any, validator: Draft202012Validator, source: Source,
     digest = _digest("valid", schema, instance) if schema is not None else None
     if digest is not None and digest in kept.VALID:  # found valid before: the same document, the same schema
         return []
-    from cardforge.schema.errors import explain_all, leaves
+    from cardforge.validation.errors import explain_all, leaves
 
     found = []
     for top in sorted(validator.iter_errors(instance), key=lambda e: list(map(str, e.absolute_path))):
