@@ -79,14 +79,14 @@ def test_the_markup_reference_says_how_to_write_a_literal_star_and_brace():
     assert plain("Roll 2 dice \\* 3 \\{wood}") == "Roll 2 dice * 3 {wood}"  # what the page promises
 
 
-def test_the_readme_code_table_is_what_cardforge_codes_prints():
-    """The README's table of diagnostic codes is generated from CODES, never kept by hand."""
+def test_the_docs_code_table_is_what_cardforge_codes_prints():
+    """The code table of docs/checks.md is generated from CODES, never kept by hand."""
     from cardforge.util.diagnostics import CODES, codes_table
     from tests.conftest import run_cli
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    readme = (DOCS / "checks.md").read_text(encoding="utf-8")
     table = codes_table()
-    assert table in readme, "README's code table differs: paste `cardforge codes --format markdown` over it"
+    assert table in readme, "docs/checks.md's code table differs: paste `cardforge codes --format markdown` over it"
     printed = run_cli("codes", "--format", "markdown")
     assert printed.exit_code == 0 and printed.stdout == table
     assert len(re.findall(r"^\| [\w-]+ \| `[\w-]+` \|", readme, re.M)) == len(CODES)  # no stale row elsewhere
@@ -146,7 +146,7 @@ def test_the_card_listing_example_of_the_rules_docs_renders_the_cards_of_the_dat
 
 
 def test_the_docs_point_to_the_rules_docs_not_into_the_source():
-    for doc in (DOCS / "game-yaml.md", REPO / "README.md"):
+    for doc in (DOCS / "game-yaml.md", DOCS / "outputs.md"):
         text = doc.read_text(encoding="utf-8")
         assert "rules-sources.md" in text, doc
         assert "cardforge/almanac/display.py" not in text and "cardforge/documents/source.py" not in text, doc
@@ -169,3 +169,34 @@ def test_each_almanac_format_prints_what_the_rules_docs_say():
             assert f"`{value}` prints {expected}" in re.search(rf"^\| `{name}` \|.*$", section, re.M)[0], name
     assert value_text(-2, {"format": "signed"}, game) == "-2" and value_text(2, {"format": "wave {value}"}, game) == "wave 2"
     assert value_text(2, {"unit": "gold"}, game) == "2 gold"
+
+
+def test_the_sites_home_page_gives_the_readmes_two_set_up_commands():
+    """docs/index.md repeats the README's set-up (the two commands CI runs) word for word."""
+    import subprocess
+    import sys
+
+    commands = subprocess.run([sys.executable, str(REPO / ".ci" / "setup_commands.py"), str(REPO / "README.md")],
+                              capture_output=True, text=True, check=True).stdout.split("\n")
+    home = (DOCS / "index.md").read_text(encoding="utf-8")
+    assert len([c for c in commands if c]) == 2 and all(f"```\n{c}\n```" in home for c in commands if c)
+
+
+def test_every_page_of_docs_is_in_the_sites_navigation():
+    import yaml
+
+    nav = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))["nav"]
+    listed: set[str] = set()
+
+    def walk(node):
+        if isinstance(node, str):
+            listed.add(node)
+        elif isinstance(node, list):
+            for item in node:
+                walk(item)
+        elif isinstance(node, dict):
+            for value in node.values():
+                walk(value)
+
+    walk(nav)
+    assert listed == {p.name for p in DOCS.glob("*.md")}

@@ -1,4 +1,4 @@
-"""The README tutorial "From a spreadsheet to a printed deck", run as written: its commands and
+"""The tutorial "From a spreadsheet to a printed deck" (docs/tutorial.md), run as written: its commands and
 its YAML snippets, on examples/harvest.csv, end to end to a deck.pdf holding every card."""
 from __future__ import annotations
 
@@ -10,15 +10,13 @@ import pdfplumber
 
 from tests.conftest import REPO, run_cli
 
-SECTION = "## From a spreadsheet to a printed deck"
+SECTION = "# From a spreadsheet to a printed deck"
 
 
 def tutorial() -> tuple[list[str], list[list[str]]]:
     """The tutorial's YAML snippets and its commands, in order."""
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    start = readme.index(SECTION)
-    end = readme.index("\n## ", start + len(SECTION))
-    text = readme[start:end]
+    text = (REPO / "docs" / "tutorial.md").read_text(encoding="utf-8")
+    assert text.startswith(SECTION)
     snippets, commands, fence, block = [], [], None, []
     for line in text.splitlines():
         if line.startswith("```"):
@@ -35,7 +33,7 @@ def tutorial() -> tuple[list[str], list[list[str]]]:
     return snippets, commands
 
 
-def test_the_readme_tutorial_goes_from_the_example_sheet_to_a_checked_deck(tmp_path):
+def test_the_tutorial_goes_from_the_example_sheet_to_a_checked_deck(tmp_path):
     snippets, commands = tutorial()
     assert [c[1] for c in commands] == ["new", "import", "check", "build"]
     components, icons, event, sources, layout = snippets

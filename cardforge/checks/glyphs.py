@@ -93,7 +93,7 @@ def fonts_hint(chars: str, game: Game | None, rules: bool = False) -> str:
                f"{'has' if len(having) == 1 else 'have'} {it}: {use}"
     then = "give it `rules: true`" if rules else "name it with `font:` in the layout"
     return (f"the pack's fonts: {', '.join(label(f) for f in faces)}; none of them has {it}: declare a TrueType "
-            f"font that has {it} under `fonts:` in game.yaml and {then} (README: Fonts for other scripts)")
+            f"font that has {it} under `fonts:` in game.yaml and {then} (docs/hostile-input.md: Fonts for other scripts)")
 
 
 def report(text: str, faces: Iterable[str], what: str, game: Game | None, where: dict, base: str = "",

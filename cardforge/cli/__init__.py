@@ -271,7 +271,7 @@ class CodesFormat(str, enum.Enum):
 
 
 @app.command()
-def codes(format: Annotated[CodesFormat, typer.Option("--format", help="text: one code a line; markdown: the table of the README's Checks section.")] = CodesFormat.text) -> None:
+def codes(format: Annotated[CodesFormat, typer.Option("--format", help="text: one code a line; markdown: the table of docs/checks.md.")] = CodesFormat.text) -> None:
     """List every diagnostic code: its check family, default severity and meaning."""
     if format is CodesFormat.markdown:
         from cardforge.util.diagnostics import codes_table

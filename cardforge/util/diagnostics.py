@@ -193,7 +193,7 @@ class Diagnostic:
 
 def codes_table() -> str:
     """Every code of :data:`CODES` as a Markdown table (family, code, severity, meaning), in
-    declaration order: the README's table is this text, kept equal by ``tests/test_docs.py``
+    declaration order: the table of docs/checks.md is this text, kept equal by ``tests/test_docs.py``
     (``cardforge codes --format markdown`` prints it)."""
     rows = ["| family | code | severity | meaning |", "|---|---|---|---|"]
     rows += [f"| {c.family} | `{c.name}` | {c.severity} | {c.description} |" for c in CODES.values()]
