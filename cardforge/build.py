@@ -9,6 +9,7 @@ leaves the previous output intact (:mod:`cardforge.staging`).
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -139,7 +140,7 @@ class BuildOptions:
     deck: DeckOptions = DeckOptions()
     exports: frozenset[str] = frozenset()
     dpi: int = 300
-    shop: str | None = None  # a key of cardforge.export.shops.SHOPS
+    shops: tuple[str, ...] = ()  # keys of cardforge.export.shops.SHOPS, each written into shop-<key>/
     color: str = "rgb"  # "cmyk": deck.pdf and shop PDFs in CMYK, PDF/X-1a:2003
     tts_url_base: str | None = None  # where Tabletop Simulator images will be uploaded
     draft: bool = False  # missing art is a warning and prints as a labelled placeholder
@@ -189,11 +190,12 @@ def drafted(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
 
 def options_from(paper: str = "letter", orientation: str = "auto", flip: str = "long", gutter: float | None = None,
                  fit: str = "cards", duplex_shift: str | tuple | None = None, ink_saver: bool = False,
-                 cut_guides: bool = False, export: tuple[str, ...] = (), dpi: int = 300, shop: str | None = None,
+                 cut_guides: bool = False, export: tuple[str, ...] = (), dpi: int = 300, shop: str | tuple[str, ...] | None = None,
                  color: str = "rgb", tts_url_base: str | None = None, draft: bool = False,
                  version_mark: str = "") -> BuildOptions:
     """:class:`BuildOptions` from plain values as the command line and game.yaml write them:
-    ``gutter`` in mm, ``duplex_shift`` as ``"DX,DY"`` in mm (or a pair)."""
+    ``gutter`` in mm, ``duplex_shift`` as ``"DX,DY"`` in mm (or a pair), ``shop`` one print
+    shop's key or several (each written once, in the order first given)."""
     from cardforge.util.units import MM
 
     if isinstance(duplex_shift, str):
@@ -203,7 +205,8 @@ def options_from(paper: str = "letter", orientation: str = "auto", flip: str = "
     deck = DeckOptions(paper=paper, orientation=orientation, flip=flip, gutter=None if gutter is None else gutter * MM,
                        fit=fit, shift=(dx * MM, dy * MM), ink_saver=ink_saver, cut_guides=cut_guides,
                        version_mark=version_mark or "")
-    return BuildOptions(deck=deck, exports=frozenset(export), dpi=dpi, shop=shop, color=color,
+    return BuildOptions(deck=deck, exports=frozenset(export), dpi=dpi, color=color,
+                        shops=tuple(dict.fromkeys((shop,) if isinstance(shop, str) else shop or ())),
                         tts_url_base=tts_url_base, draft=draft)
 
 
@@ -230,10 +233,10 @@ def _deck(compiled: Compiled, staging: Path, options: BuildOptions, progress, pa
     return sheet_notes(compiled.game, compiled.layouts, options.deck)
 
 
-def _shop(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
+def _shop(compiled: Compiled, staging: Path, options: BuildOptions, progress, key: str = "") -> object:
     from cardforge.export.shops import SHOPS, export_shop, safe_area_notes
 
-    shop = SHOPS[options.shop]
+    shop = SHOPS[key]
     export_shop(compiled.game, compiled.layouts, staging / f"shop-{shop.key}", shop,
                 color="cmyk" if options.color == "cmyk" else None)
     return safe_area_notes(compiled.game, compiled.layouts, shop)
@@ -335,8 +338,7 @@ def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:
         chosen.append(("tts", _tts))
     if "ttpg" in options.exports:
         chosen.append(("ttpg", _ttpg))
-    if options.shop:
-        chosen.append((f"shop-{options.shop}", _shop))
+    chosen += [(f"shop-{key}", functools.partial(_shop, key=key)) for key in options.shops]
     if "one-sided" in options.exports:
         chosen.append(("one-sided", _one_sided))
     return chosen

@@ -257,3 +257,15 @@ def test_cmyk_transparency_is_rendered_at_exact_pixels_each_image_once(tmp_path,
         images = [o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image"]
         assert len(images) == 1  # three identical pages, one image
         assert (int(images[0].Width), int(images[0].Height)) == (825, 1125)  # 2.75 x 3.75 in at 300 ppi exactly
+
+
+def test_shop_given_twice_writes_both_folders(arkham):
+    """`--shop` is repeatable: each shop named writes its own folder (none is dropped), and
+    a shop named twice is written once."""
+    result = run_cli("build", "arkham-gates", "--root", str(arkham), "--shop", "makeplayingcards",
+                     "--shop", "printerstudio", "--shop", "makeplayingcards")
+    assert result.exit_code == 0, result.output
+    out = arkham / "output/arkham-gates"
+    made, studio = sorted((out / "shop-makeplayingcards").glob("*.png")), sorted((out / "shop-printerstudio").glob("*.png"))
+    assert made and [p.name for p in made] == [p.name for p in studio]
+    assert len(re.findall(r"of " + re.escape(SHOPS["makeplayingcards"].name), " ".join(result.stderr.split()))) >= 1
