@@ -15,8 +15,8 @@ from PIL import Image
 
 from cardforge.build import Project, compile_game
 from cardforge.export.faces import face_pdf
-from cardforge.export.tts import POKER_MM, TYPE_CIRCLE, TYPE_RECTANGLE
-from tests.conftest import make_project, run_cli
+from cardforge.export.tts import POKER_MM, TYPE_CIRCLE, TYPE_RECTANGLE, TYPE_ROUNDED, tts_type
+from tests.conftest import REPO, make_project, run_cli
 from tests.conftest import SHIPPED as SLUGS
 
 
@@ -61,7 +61,8 @@ def test_each_group_is_a_card_or_deck_tts_can_load(tts_built, slug):
             if state["Name"] == "Deck":
                 assert state["CustomDeck"][str(key)] == sheet
             assert index < sheet["NumWidth"] * sheet["NumHeight"] - 1  # the last slot is the hidden card
-            assert sheet["Type"] == (TYPE_CIRCLE if layouts.by_type[card["Description"]].shape == "circle" else TYPE_RECTANGLE)
+            shaped = layouts.by_type[card["Description"]]  # real saves: 0 rounded, 1 square corners, 4 round
+            assert sheet["Type"] == (TYPE_CIRCLE if shaped.shape == "circle" else TYPE_ROUNDED if shaped.corner > 0 else TYPE_RECTANGLE)
             for url in (sheet["FaceURL"], sheet["BackURL"]):
                 assert "/" not in url and (path.parent / url).is_file()  # relative, beside the saved object
             with Image.open(path.parent / sheet["FaceURL"]) as image:
@@ -276,3 +277,15 @@ def test_ttpg_atlases_hold_every_card_at_its_size(tts_built, slug):
 def test_ttpg_guids_unique_across_games(tts_built):
     guids = [t["GUID"] for slug in SLUGS for _, t in templates(tts_built, slug)]
     assert len(guids) == len(set(guids))
+
+
+def test_tts_card_shape_follows_the_layouts_corners():
+    """Real TTS saves give playing cards Type 0 (rounded rectangle); 1 is square corners, 4 round."""
+    from dataclasses import replace
+
+    project = Project(REPO)
+    layouts = compile_game(project.cards / "through-the-gate", project).layouts
+    poker = next(layout for layout in layouts.by_type.values() if layout.shape != "circle")
+    assert poker.corner > 0 and tts_type(poker) == TYPE_ROUNDED == 0
+    assert tts_type(replace(poker, corner=0.0)) == TYPE_RECTANGLE == 1
+    assert tts_type(replace(poker, shape="circle")) == TYPE_CIRCLE == 4

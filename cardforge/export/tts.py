@@ -18,7 +18,9 @@ itself writes them:
 - ``CustomDeck`` keys are derived from the game, the group and the sheet (a CRC-32 folded
   into 1000-9999, unique within the game), so decks of several cardforge games on one
   table do not collide;
-- ``Type`` follows the card's shape (4: circle for round tokens, 1: rectangle otherwise)
+- ``Type`` follows the card's shape: 4 (circle) for round tokens, 0 (rectangle with rounded
+  corners, as real saves of playing cards have) for a layout whose ``corner`` is above 0, 1
+  (square corners) for one with ``corner: 0``,
   and the object's ``scaleX``/``scaleZ`` its proportions, so square and round tokens are
   not stretched onto poker-shaped cards (TTS's card model is 2.5 x 3.5 in at scale 1 and a
   circle card fits the model's width); landscape cards are ``SidewaysCard``.
@@ -49,7 +51,13 @@ from cardforge.sandbox.choice import back_of
 MAX_COLS, MAX_ROWS, MAX_PX = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1
 POKER_MM = (63.5, 88.9)  # TTS's card model at scale 1
-TYPE_RECTANGLE, TYPE_CIRCLE = 1, 4
+TYPE_ROUNDED, TYPE_RECTANGLE, TYPE_CIRCLE = 0, 1, 4  # TTS's CustomDeck card shapes
+
+
+def tts_type(layout) -> int:
+    """The ``Type`` of TTS's CustomDeck for cards of ``layout``: 4 circle, 0 rounded
+    rectangle (``corner`` > 0 pt), 1 square rectangle."""
+    return TYPE_CIRCLE if layout.shape == "circle" else TYPE_ROUNDED if layout.corner > 0 else TYPE_RECTANGLE
 
 
 def grid_for(n: int) -> tuple[int, int]:
@@ -146,6 +154,7 @@ class Group:
     shape: str
     atlases: list[Atlas]
     unique_back: bool
+    tts_type: int = TYPE_ROUNDED  # see tts_type()
 
 
 def drawn_groups(game: Game, layouts: LayoutSet) -> Iterator[Group]:
@@ -164,7 +173,7 @@ def drawn_groups(game: Game, layouts: LayoutSet) -> Iterator[Group]:
         # the backs compared as rendered, not by back id: a shared back that prints the
         # card's fields (a name, a tier) differs from card to card
         unique_back = len({b.tobytes() for atlas in atlases for b in atlas.backs}) > 1
-        yield Group(name, cards, size, layout.shape, atlases, unique_back)
+        yield Group(name, cards, size, layout.shape, atlases, unique_back, tts_type(layout))
 
 
 def export_tts(game: Game, layouts: LayoutSet, folder: Path, url_base: str | None = None) -> list[Path]:
@@ -191,7 +200,7 @@ def export_tts(game: Game, layouts: LayoutSet, folder: Path, url_base: str | Non
             key = deck_key(game.slug, name, s, taken)
             custom = {str(key): {"FaceURL": _url(face_path.name, url_base), "BackURL": _url(back_path.name, url_base),
                                  "NumWidth": atlas.cols, "NumHeight": atlas.rows, "BackIsHidden": True,
-                                 "UniqueBack": unique_back, "Type": TYPE_CIRCLE if shape == "circle" else TYPE_RECTANGLE}}
+                                 "UniqueBack": unique_back, "Type": group.tts_type}}
             for i, card in enumerate(atlas.cards):
                 for _ in range(card.quantity):
                     deck_ids.append(key * 100 + i)
