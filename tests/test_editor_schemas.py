@@ -83,3 +83,27 @@ def test_the_editor_schema_refuses_a_size_and_a_font_that_check_refuses(tmp_path
     assert verdicts(("layouts", name, "size"), "bridge") == (False, False)  # and both take a preset
     assert verdicts(("layouts", name, "elements", element, "font"), "comic-sans") == (True, True)
     assert verdicts(("layouts", name, "elements", element, "font"), "condensed-bold")[1] is False
+
+
+def test_an_unknown_key_in_game_yaml_is_refused_at_its_line_by_check_and_the_editor_schema(tmp_path):
+    """`designr:` in game: and a stray `colour:` in a component: `check` names each at its
+    line with the closest known key, and the editor schema refuses the same file."""
+    slug = SHIPPED[0]
+    root = make_project(tmp_path, slug)
+    game_file = root / "cards" / slug / "game.yaml"
+    lines = game_file.read_text(encoding="utf-8").splitlines()
+    at_game = lines.index("game:") + 1
+    lines.insert(at_game, "  designr: Somebody")
+    at_component = next(i for i, line in enumerate(lines) if line.lstrip().startswith("- id:")
+                        and lines[:i].count("components:") and i > lines.index("components:")) + 1
+    indent = len(lines[at_component]) - len(lines[at_component].lstrip())
+    lines.insert(at_component, " " * indent + "colour: red")
+    game_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run_cli("check", slug, "--root", str(root))
+    assert result.exit_code == 1
+    said = result.stderr
+    assert f"cards/{slug}/game.yaml:{at_game + 1}:" in said and "unknown key 'designr'; did you mean 'designer'?" in said
+    assert f"cards/{slug}/game.yaml:{at_component + 1}:" in said and "unknown key 'colour'" in said
+    schema = json.loads(_schema_of(REPO / "cards" / slug / "game.yaml").read_text(encoding="utf-8"))
+    refused = [list(e.absolute_path) for e in Draft202012Validator(schema).iter_errors(yaml.safe_load(game_file.read_text()))]
+    assert ["game"] in refused and any(path[:1] == ["components"] for path in refused), refused
