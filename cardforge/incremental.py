@@ -27,7 +27,7 @@ from cardforge.cache.registry import ARTEFACTS, DECK_PAGES, DIGESTS, RULES_MEMO
 from cardforge import workers
 from cardforge.util.diagnostics import Diagnostic, has_errors
 from cardforge.staging import (OutputError, build_lock, discard, forced, leftovers, place, placing_failed, prepare,
-                               staging_folder)
+                               stale_exports, staging_folder)
 
 if TYPE_CHECKING:  # imported when a task runs: a build served from the cache runs none
     from concurrent.futures import Future
@@ -308,6 +308,8 @@ class _Game:
             return BuildResult(self.slug, [], kept + [placing_failed(self.slug, target, exc)])
         if "deck.pdf" in self.names and self.store is not None:
             self.record()
+        problems += stale_exports(self.project.output, self.slug, self.names,
+                                  self.keys.get(_CHECKS) if self.store is not None else None)
         return BuildResult(self.slug, sorted(written + current), problems,
                            rendered=[n for n in self.names if n not in self.hits],
                            reused=[n for n in self.names if n in self.hits])

@@ -15,6 +15,7 @@ gets ``build-locked``.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import re
 import shutil
@@ -232,3 +233,50 @@ def placing_failed(slug: str, target: Path, exc: OSError) -> Diagnostic:
 def forced(slug: str) -> Diagnostic:
     """``build-forced``: the game is built despite its errors."""
     return diag("build-forced", f"{slug}: built despite errors because of --force; check the output")
+
+
+EXPORTS = {"print-shop": "--export print-shop", "tts": "--export tts", "ttpg": "--export ttpg",
+           "one-sided": "--export one-sided"}  # export folder -> the option that writes it; also shop-<name>/
+
+
+def _export_option(name: str) -> str | None:
+    """The option that writes the export folder ``name`` of ``output/<game>/``; None for
+    anything else (deck.pdf, the rules documents, a user's own files)."""
+    return EXPORTS.get(name) or (f"--shop {name[5:]}" if name.startswith("shop-") else None)
+
+
+def stale_exports(output: Path, slug: str, written: list[str], inputs: str | None) -> list[Diagnostic]:
+    """``export-stale`` warnings for the export folders of ``output/<slug>/`` that this build
+    did not write (``written``: the names it put in place) and that were made from other
+    pack files than ``inputs`` (the digest of the pack's files and layouts this build read);
+    records ``inputs`` for the exports it wrote, in the
+    :data:`~cardforge.cache.registry.EXPORTS_MADE` record. Nothing without ``inputs`` (a
+    ``--no-cache`` build keeps no record). A record that cannot be written is left as it was."""
+    from cardforge.cache.files import write_atomic
+    from cardforge.cache.registry import EXPORTS_MADE
+
+    if inputs is None or not EXPORTS_MADE.enabled:
+        return []
+    record = EXPORTS_MADE.folder(output, slug)
+    try:
+        made = json.loads(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        made = {}
+    made = made if isinstance(made, dict) else {}
+    made.update({name: inputs for name in written if _export_option(name)})
+    target = output / slug
+    present = sorted(p.name for p in target.iterdir() if _export_option(p.name)) if target.is_dir() else []
+    notes = []
+    for name in present:
+        if name not in written and made.get(name) != inputs:
+            where = display_path(target / name)
+            notes.append(diag("export-stale", f"{slug}: {where}/ was not written by this build and was made from "
+                              "other cards than these: it may hold old card text", file=where,
+                              hint=f"run `cardforge build {slug} {_export_option(name)}` to write it again, "
+                                   "or delete the folder"))
+    kept = {name: made[name] for name in present if name in made}
+    try:
+        write_atomic(record, json.dumps(kept, sort_keys=True).encode())
+    except OSError:
+        pass
+    return notes

@@ -223,3 +223,26 @@ def test_a_file_system_error_while_placing_or_staging_is_write_failed(states, tm
     assert "Read-only file system" in line and str(root / "output") in line, line
     assert "Traceback" not in result.output
     assert snapshot(root / "output/mini") == old and leftovers(root) == []
+
+
+def test_an_export_folder_older_than_the_cards_is_named_with_the_option_that_writes_it(tmp_path):
+    """Export folders a build did not write (tts/ here) stay, but once the cards changed since
+    they were made, every build says so at the folder, with the command that writes it again."""
+    root = tmp_path / "project"
+    shutil.copytree(FIXTURES / "project", root)
+    build = lambda *more: run_cli("build", "mini", "--root", str(root), *more)  # noqa: E731
+    first = build("--export", "tts")
+    assert first.exit_code == 0 and (root / "output/mini/tts").is_dir(), first.output
+    same = build()
+    assert same.exit_code == 0 and "export-stale" not in same.stderr  # the cards are those tts/ was made from
+    card_file = next(p for p in sorted((root / "cards/mini").glob("*.yaml")) if p.name != "game.yaml")
+    text = card_file.read_text(encoding="utf-8")
+    name = next(line.split(":", 1)[1].strip() for line in text.splitlines() if line.strip().startswith("- name:"))
+    card_file.write_text(text.replace(name, name + " Prime", 1), encoding="utf-8")
+    edited = build()
+    said = " ".join(edited.stderr.split())
+    assert edited.exit_code == 0 and "output/mini/tts: warning[export-stale]" in said, said
+    assert "cardforge build mini --export tts" in said
+    assert (root / "output/mini/tts").is_dir()  # kept: the warning names it, nothing is deleted
+    again = build("--export", "tts")
+    assert again.exit_code == 0 and "export-stale" not in again.stderr

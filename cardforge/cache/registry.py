@@ -80,6 +80,10 @@ RULES_MEMO = Cache("rules-memo", "project", ".cache/{game}/rules", "the text lai
 PRINTED = Cache("printed", "project", ".cache/{game}/printed.json", "the SHA-256 of the deck.pdf it describes",
                 "one file per game: the last build's", "`cardforge diff GAME` without a revision compares with what "
                 "the last build printed (each card's fields and face digest)")
+EXPORTS_MADE = Cache("export-record", "project", ".cache/{game}/exports.json", "each export folder's name (tts, "
+                     "shop-<name>...) -> the digest of the pack's files it was written from", "one file per game: "
+                     "the export folders in output/<game>/", "a build says which export folders it did not write are "
+                     "older than the cards (not a speed-up: a record)")
 PREVIEWS = Cache("previews", "project", ".serve-cache", "a card's fields, game.yaml, the layout file, the pack's "
                  "art and icons, the fingerprint; a PDF page by the PDF's bytes", "5,000 newest pictures",
                  "cardforge serve redraws only the cards an edit changed")
@@ -99,7 +103,7 @@ METRICS = Cache("font-metrics", "user", "metrics", "the font file's bytes, the f
 TEMPLATES = Cache("template-code", "user", "templates", "a template's source, the sandbox's configuration, "
                   "the fingerprint", "4,000 newest templates", "a template is not compiled again by a new process")
 
-CACHES: tuple[Cache, ...] = (ARTEFACTS, DIGESTS, DECK_PAGES, RULES_MEMO, PRINTED, PREVIEWS, YAML, SCHEMAS, VERDICTS, CHECK_RESULTS,
+CACHES: tuple[Cache, ...] = (ARTEFACTS, DIGESTS, DECK_PAGES, RULES_MEMO, PRINTED, EXPORTS_MADE, PREVIEWS, YAML, SCHEMAS, VERDICTS, CHECK_RESULTS,
                              ICON_FORMS, METRICS, TEMPLATES)
 
 

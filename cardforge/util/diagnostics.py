@@ -136,6 +136,7 @@ CODES: dict[str, Code] = _codes(
     Code("pack-exists", "new", E, "cardforge new would overwrite an existing game pack or layout"),
     # build
     Code("sheet-tight", "build", W, "a card size leaves too little paper for printable crop marks or bleed between cards (the message names the choices)"),
+    Code("export-stale", "build", W, "an export folder in output/<game>/ (tts/, ttpg/, print-shop/, one-sided/, shop-<name>/) that this build did not write was made from other cards: it may hold old card text"),
     Code("build-forced", "build", W, "the build went on despite errors because of --force"),
     Code("write-failed", "build", E, "an output file could not be written"),
     Code("build-locked", "build", E, "another build of the same game is running (output/<game>/.lock)"),
