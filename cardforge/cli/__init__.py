@@ -18,7 +18,7 @@ from rich.console import Console
 
 from cardforge import __version__
 from cardforge.build import BuildOptions, Project, compile_game
-from cardforge.cli.options import Flip, Paper, with_build_options
+from cardforge.cli.options import FlipOption, Games, Jobs, NoCache, PaperOption, Root, with_build_options
 from cardforge.util.diagnostics import CODES, Diagnostic, Severity, display_path, format_json, has_errors
 from cardforge.cli.guard import guarded_typer
 from cardforge.util.report import print_diagnostics, summary
@@ -37,8 +37,6 @@ class Format(str, enum.Enum):
     json = "json"
 
 
-Games = Annotated[Optional[list[str]], typer.Argument(help="Game pack slugs (folders of cards/); all packs when omitted.", show_default=False)]
-Root = Annotated[Path, typer.Option("--root", help="Project folder holding cards/, layouts/ and output/.", file_okay=False)]
 
 
 def _version(value: bool) -> None:
@@ -57,8 +55,8 @@ def main(version: Annotated[bool, typer.Option("--version", callback=_version, i
 def build(
     games: Games = None,
     force: Annotated[bool, typer.Option("--force", help="Build even when the checks find errors (loudly).")] = False,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Processes building games and outputs in parallel (default: one per core; 1: no pool).", min=1, show_default=False)] = None,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="Render every output afresh: do not read or write output/.cache (CARDFORGE_NO_USER_CACHE=1 also turns off the user cache of parsed files and measured text; see `cardforge cache info`).")] = False,
+    jobs: Jobs = None,
+    no_cache: NoCache = False,
     changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="REV", help="Also write output/<game>/reprint.pdf: only the cards added or changed since the git revision REV (HEAD~1, a tag), fronts and backs imposed as deck.pdf is, and a changelog in words (in the sheet's empty card slots when it fits, else on a page of its own). No change: no reprint.pdf (an earlier one is deleted). See `cardforge diff`.", show_default=False)] = None,
     reprint_copies: Annotated[cli_reprint.Copies, typer.Option("--reprint-copies", help="one: one copy of each changed card in reprint.pdf; all: as many as the deck holds.")] = cli_reprint.Copies.one,
     root: Root = Path("."),
@@ -129,7 +127,7 @@ def _progress_bars(packs: list[Path]):
 @with_build_options
 def watch(
     games: Games = None,
-    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", help="Processes per rebuild (default: one per core).", min=1, show_default=False)] = None,
+    jobs: Jobs = None,
     root: Root = Path("."),
     options: BuildOptions = BuildOptions(),
 ) -> None:
@@ -150,17 +148,18 @@ def watch(
 
 @app.command()
 def registration(
-    paper: Annotated[Paper, typer.Option(help="Paper size.")] = Paper.letter,
-    flip: Annotated[Flip, typer.Option(help="Duplex edge your printer turns the sheet on.")] = Flip.long,
+    paper: PaperOption = None,
+    flip: FlipOption = None,
     root: Root = Path("."),
 ) -> None:
     """Write output/registration-<paper>.pdf: a one-sheet duplex test that measures your printer's
     front-to-back offset, to pass to `cardforge build --duplex-shift DX,DY`."""
     from cardforge.render.registration import render_registration
 
-    out = Project(root.resolve()).output / f"registration-{paper.value}.pdf"
+    paper_name, flip_name = paper.value if paper else "letter", flip.value if flip else "long"
+    out = Project(root.resolve()).output / f"registration-{paper_name}.pdf"
     out.parent.mkdir(parents=True, exist_ok=True)
-    render_registration(out, paper.value, flip.value)
+    render_registration(out, paper_name, flip_name)
     err.print(f"[green]wrote[/] {display_path(out)}", highlight=False)
 
 
@@ -240,7 +239,7 @@ def check(
     games: Games = None,
     format: Annotated[Format, typer.Option("--format", help="text for people, json for CI.")] = Format.text,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")] = False,
-    no_cache: Annotated[bool, typer.Option("--no-cache", help="Check every game afresh: do not read or write output/.cache (CARDFORGE_NO_USER_CACHE=1 also turns off the user cache of parsed files and measured text; see `cardforge cache info`).")] = False,
+    no_cache: NoCache = False,
     root: Root = Path("."),
 ) -> None:
     """Validate and cross-check game packs without writing any output.

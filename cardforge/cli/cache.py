@@ -16,8 +16,8 @@ import typer
 
 from cardforge.util.diagnostics import display_path
 from cardforge.cli.guard import guarded_typer
+from cardforge.cli.options import Root
 
-Root = Annotated[Path, typer.Option("--root", help="Project folder holding cards/, layouts/ and output/.", file_okay=False)]
 cache_app = guarded_typer()(help="What cardforge keeps to rebuild fast, and how to delete it.", no_args_is_help=True,
                         add_completion=False)
 

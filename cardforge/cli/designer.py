@@ -16,9 +16,9 @@ from rich.console import Console
 
 from cardforge.util.diagnostics import Diagnostic, diag, display_path, has_errors
 from cardforge.util.report import print_diagnostics, summary
+from cardforge.cli.options import Root
 
 err = Console(stderr=True)
-Root = Annotated[Path, typer.Option("--root", help="Project folder holding cards/, layouts/ and output/.", file_okay=False)]
 
 
 def _fail(problems: list[Diagnostic]) -> None:

@@ -8,6 +8,10 @@ parameter of :data:`PARAMETERS` (``--paper``, ``--orientation``, ``--flip``, ``-
 :class:`~cardforge.build.BuildSettings` given; an option not given comes from the pack's
 ``build:`` in game.yaml (:data:`cardforge.build.PACK_SETTINGS`), else its default. A new
 option is one parameter here and one field of :class:`~cardforge.build.BuildOptions`.
+
+Every other option that more than one command takes is declared here too, once: the games
+argument, ``--root``, ``--jobs``, ``--no-cache``, and the ``--paper`` and ``--flip`` that
+``registration`` shares with the build.
 """
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ import enum
 import functools
 import inspect
 import math
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
@@ -60,16 +65,23 @@ class Fit(str, enum.Enum):
 ShopName = enum.Enum("ShopName", {key.replace("-", "_"): key for key in SHOPS}, type=str)
 
 
+Games = Annotated[Optional[list[str]], typer.Argument(help="Game pack slugs (folders of cards/); all packs when omitted.", show_default=False)]
+Root = Annotated[Path, typer.Option("--root", help="Project folder holding cards/, layouts/ and output/.", file_okay=False)]
+Jobs = Annotated[Optional[int], typer.Option("--jobs", "-j", help="Processes building games and outputs in parallel (default: one per core; 1: no pool).", min=1, show_default=False)]
+NoCache = Annotated[bool, typer.Option("--no-cache", help="Work every game out afresh: do not read or write output/.cache (CARDFORGE_NO_USER_CACHE=1 also turns off the user cache of parsed files and measured text; see `cardforge cache info`).")]
+PACK = " Default: the pack's `build: {{{key}: ...}}` in game.yaml (registration: no pack), else {default}."  # see cardforge.build.PACK_SETTINGS
+PaperOption = Annotated[Optional[Paper], typer.Option(help="Paper size the sheets are imposed on." + PACK.format(key="paper", default="letter"), show_default=False)]
+FlipOption = Annotated[Optional[Flip], typer.Option(help="Duplex edge your printer turns the sheet on: backs are mirrored to match." + PACK.format(key="flip", default="long"), show_default=False)]
+
+
 def _parameter(name: str, annotation, default) -> inspect.Parameter:
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
 
 
-PACK = " Default: the pack's `build: {{{key}: ...}}` in game.yaml, else {default}."  # see cardforge.build.PACK_SETTINGS
-
 PARAMETERS: tuple[inspect.Parameter, ...] = (
-    _parameter("paper", Annotated[Optional[Paper], typer.Option(help="Paper size the sheets are imposed on." + PACK.format(key="paper", default="letter"), show_default=False)], None),
+    _parameter("paper", PaperOption, None),
     _parameter("orientation", Annotated[Optional[Orientation], typer.Option(help="Sheet orientation; auto picks the one holding more cards." + PACK.format(key="orientation", default="auto"), show_default=False)], None),
-    _parameter("flip", Annotated[Optional[Flip], typer.Option(help="Duplex edge your printer turns the sheet on: backs are mirrored to match." + PACK.format(key="flip", default="long"), show_default=False)], None),
+    _parameter("flip", FlipOption, None),
     _parameter("gutter", Annotated[Optional[float], typer.Option(help="Gap between cards in mm (0: butted; bleed shows in up to half of it)." + PACK.format(key="gutter", default="chosen per sheet, as wide as the paper allows up to twice the bleed"), min=0, max=20, show_default=False)], None),
     _parameter("fit", Annotated[Optional[Fit], typer.Option(help="cards: the most cards a sheet (3 x 3 poker on Letter and A4); marks: full bleed between cards and crop marks clear of it, fewer cards where the paper is tight." + PACK.format(key="fit", default="cards"), show_default=False)], None),
     _parameter("duplex_shift", Annotated[Optional[str], typer.Option("--duplex-shift", help="DX,DY in mm: move every back to correct your printer's offset (measure it with `cardforge registration`).")], None),

@@ -17,12 +17,12 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
+from cardforge.cli.options import Root
 from cardforge.build import BuildResult, Project
 from cardforge.util.diagnostics import display_path
 from cardforge.util.report import print_diagnostics
 
 err = Console(stderr=True, emoji=False)
-Root = Annotated[Path, typer.Option("--root", help="Project folder holding cards/, layouts/ and output/.", file_okay=False)]
 
 
 class DiffFormat(str, enum.Enum):
