@@ -1,8 +1,9 @@
 """``cardforge watch``: build the games, then build again whatever a save changes.
 
-It watches ``cards/`` and ``layouts/`` (watchfiles); a burst of saves is collected for
-:data:`DEBOUNCE_MS`, mapped to the games it touches (a file of ``cards/<slug>/`` or
-``layouts/<slug>.yaml`` touches its game; any other file under ``layouts/`` every game),
+It watches ``cards/`` and ``layouts/`` with the watcher ``serve`` uses too
+(:mod:`cardforge.util.filewatch`): a burst of saves, mapped to the games it touches (a file
+of ``cards/<slug>/`` or ``layouts/<slug>.yaml`` touches its game; any other file under
+``layouts/`` every game),
 and those games go through the incremental build (:func:`cardforge.incremental.build_games`),
 so only the outputs whose inputs changed are drawn. Each rebuild prints what it wrote, its
 errors and warnings, and how long it took.
@@ -13,7 +14,6 @@ import threading
 import time
 from dataclasses import replace
 from collections.abc import Callable
-from pathlib import Path
 
 from rich.console import Console
 
@@ -21,14 +21,7 @@ from cardforge.build import BuildOptions, BuildResult, Project, artefacts, Build
 from cardforge.util.diagnostics import Severity, display_path
 from cardforge.incremental import build_games
 from cardforge.util.report import print_diagnostics, summary
-from cardforge.serve.watch import games_touched
-
-DEBOUNCE_MS = 60  # an editor's save is a burst of events a few ms apart
-
-
-def _interesting(change, path: str) -> bool:
-    name = Path(path).name
-    return not (name.startswith((".", "#")) or name.endswith(("~", ".swp", ".tmp")) or "__pycache__" in path)
+from cardforge.util.filewatch import folders, touched_games
 
 
 def watch(project: Project, slugs: list[str] | None, options: BuildOptions = BuildOptions(), *, jobs: int = 1,
@@ -40,8 +33,6 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
     ``built`` is called with the results of every build, the first one included. Output
     and diagnostics go to ``console`` (standard error by default).
     """
-    from watchfiles import watch as changes_of
-
     console = console or Console(stderr=True)
 
     def run(names: list[str] | None, deck_first: bool = False) -> None:
@@ -64,14 +55,10 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
             built(results)
 
     run(slugs)
-    folders = [str(p) for p in (project.cards, project.layouts) if p.is_dir()]
-    console.print(f"watching {', '.join(display_path(Path(f)) for f in folders)} (Ctrl+C to stop)", highlight=False)
-    for changes in changes_of(*folders, watch_filter=_interesting, stop_event=stop, debounce=DEBOUNCE_MS, step=20,
-                              rust_timeout=500, yield_on_timeout=False, raise_interrupt=False):
-        known = slugs or [p.name for p in project.packs(None)[0]]
-        touched = games_touched(project.root, (path for _, path in changes), known)
-        if touched:
-            run(sorted(touched), deck_first=True)
+    watched = folders(project.root)
+    console.print(f"watching {', '.join(display_path(f) for f in watched)} (Ctrl+C to stop)", highlight=False)
+    for touched in touched_games(project.root, lambda: slugs or [p.name for p in project.packs(None)[0]], stop):
+        run(sorted(touched), deck_first=True)
 
 
 def _merged(deck: BuildResult, rest: BuildResult, names: list[str]) -> BuildResult:

@@ -9,7 +9,7 @@ import pytest
 
 from cardforge.build import Project, compile_game
 from cardforge.serve import is_loopback
-from cardforge.serve.watch import games_touched
+from cardforge.util.filewatch import games_touched
 from conftest import make_project, run_cli
 from serving import serving
 

@@ -56,3 +56,19 @@ def test_a_saved_card_rebuilds_its_game(tmp_path):
         assert (root / "output" / "mini" / name).read_bytes() == (clean_root / "output" / "mini" / name).read_bytes()
     text = said.getvalue()
     assert "built mini: deck.pdf" in text and "watching" in text
+
+
+def test_watch_and_serve_share_one_watcher_and_one_filter():
+    """One filter for both: an editor's autosave (#x#), backup (x~), swap (.x.swp) and hidden
+    files touch no game; a card file and a layout do."""
+    import inspect
+
+    from cardforge import watch as watch_command
+    from cardforge.serve import app as serve_app
+    from cardforge.util import filewatch
+
+    assert not any(filewatch.interesting(None, f"/p/cards/gate/{name}")
+                   for name in ("#citizens.yaml#", "citizens.yaml~", ".citizens.yaml.swp", ".hidden", "x.tmp"))
+    assert filewatch.interesting(None, "/p/cards/gate/citizens.yaml") and filewatch.interesting(None, "/p/layouts/gate.yaml")
+    assert serve_app.Watcher is filewatch.Watcher
+    assert "touched_games" in inspect.getsource(watch_command.watch)

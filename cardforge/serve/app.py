@@ -29,7 +29,7 @@ from starlette.staticfiles import StaticFiles
 from cardforge import __version__
 from cardforge.build import BuildOptions, Project
 from cardforge.serve.state import PDFS, Workspace
-from cardforge.serve.watch import Watcher
+from cardforge.util.filewatch import Watcher
 
 STATIC = Path(__file__).resolve().parent / "static"
 IMAGE_KEY = re.compile(r"[0-9a-f]{64}(-[a-z0-9]{1,12}){0,3}")
