@@ -16,9 +16,11 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import tarfile
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -287,9 +289,14 @@ def summary(changes: list[Change], label: str) -> str:
     return ", ".join(f"{n} {kind}" for kind, n in counts.items() if n) + f" since {label}"
 
 
-def in_words(change: Change) -> str:
-    """What changed on one card, in words (ReportLab paragraph markup)."""
-    from xml.sax.saxutils import escape
+def in_words(change: Change, icon: Callable[[str], str | None] = lambda name: None) -> str:
+    """What changed on one card, in words (ReportLab paragraph markup). ``icon`` gives the
+    markup of an icon token's picture (``{draw}`` -> an inline image), None to keep the token
+    as written (an icon the game does not have)."""
+    from xml.sax.saxutils import escape as plain_escape
+
+    def escape(text: str) -> str:
+        return TOKEN.sub(lambda m: icon(m.group(1)) or m.group(0), plain_escape(text))
 
     name = f"<b>{escape(change.name)}</b> ({escape(change.type)})"
     if change.kind == ADDED:
@@ -310,6 +317,7 @@ def in_words(change: Change) -> str:
 
 
 COPIES = ("one", "all")
+TOKEN = re.compile(r"\{([a-z0-9][a-z0-9-]*)\}")  # an icon token of card text (docs/markup.md)
 
 
 def write_reprint(compiled: Compiled, changes: list[Change], out: Path, options, label: str,
@@ -321,6 +329,7 @@ def write_reprint(compiled: Compiled, changes: list[Change], out: Path, options,
     removals with no card to print): ``out`` is deleted and None returned. Returns (the
     number of pages, where the changelog went: "slots" or "pages"). Written to a temporary
     file and renamed into place. Raises ``OSError`` when it cannot be written."""
+    from cardforge.documents.flow import IconImages
     from cardforge.render.changelog import add_changelog
     from cardforge.render.deck import plan, render_deck
     from cardforge.render.sheet import ImpositionError
@@ -335,10 +344,12 @@ def write_reprint(compiled: Compiled, changes: list[Change], out: Path, options,
         cards = [replace(card, quantity=1) for card in cards]
     sub = replace(game, cards=cards)
     heading = f"{_plain(game.title)}: reprint of the cards changed since {_plain(label)}"
-    entries = [in_words(c) for c in changes]
     fd, name = tempfile.mkstemp(prefix=".reprint-", suffix=".pdf", dir=out.parent)
     os.close(fd)
     part = Path(name)
+    pictures = tempfile.TemporaryDirectory(prefix=".reprint-icons-", dir=out.parent)
+    icons = IconImages(game, Path(pictures.name))
+    entries = [in_words(c, lambda token: icons.markup(token, 7.0) if token in game.icons else None) for c in changes]
     try:
         pages = render_deck(sub, layouts, part, options)
         units = plan(sub, layouts, options)
@@ -360,6 +371,7 @@ def write_reprint(compiled: Compiled, changes: list[Change], out: Path, options,
         os.replace(part, out)
     finally:
         part.unlink(missing_ok=True)
+        pictures.cleanup()
     import pikepdf
 
     with pikepdf.open(out) as doc:

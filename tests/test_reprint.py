@@ -251,3 +251,19 @@ def test_a_long_changelog_gets_a_page_of_its_own(tmp_path):
     assert first > 0 and first % 2 == 0  # after the last sheet's fronts and backs
     log = "\n".join(texts[first:])
     assert all(c["name"] in log for c in changed)
+
+
+def test_the_changelog_prints_icon_tokens_as_icons(repo):
+    """A changed text with `{sun}` shows the Sun icon in the changelog, not the token."""
+    cards = repo / "cards" / "mini" / "cards.yaml"
+    cards.write_text(cards.read_text().replace('text: "Gain 1 mana. {sun}"', 'text: "Gain 2 mana. {sun}"'))
+    result = run_cli("build", "mini", "--changed-since", "HEAD", "--jobs", "1", "--root", str(repo))
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(repo / "output" / "mini" / "reprint.pdf") as pdf:
+        front = pdf.pages[0]
+        text = front.extract_text()
+        assert "Gain 1 mana." in text and "Gain 2 mana." in text and "{sun}" not in text
+        (line,) = [w for w in front.extract_words() if w["text"] == "→"]  # the changelog's line
+        beside = [im for im in front.images if abs(im["top"] - line["top"]) < 12]
+        assert len(beside) >= 2, front.images  # the old text's sun and the new one's, inline
+    assert not list((repo / "output" / "mini").glob(".reprint-icons-*"))  # the pictures' folder is gone
