@@ -289,3 +289,18 @@ def test_tts_card_shape_follows_the_layouts_corners():
     assert poker.corner > 0 and tts_type(poker) == TYPE_ROUNDED == 0
     assert tts_type(replace(poker, corner=0.0)) == TYPE_RECTANGLE == 1
     assert tts_type(replace(poker, shape="circle")) == TYPE_CIRCLE == 4
+
+
+def test_a_deck_tts_needs_as_several_sheets_is_one_ttpg_template(tts_built):
+    """Through The Gate's main deck is two TTS sheets (69 cards a sheet at most) but one TTPG stack."""
+    slug = "through-the-gate"
+    compiled = _compiled(tts_built, slug)
+    sheets = {}
+    for path, saved in saved_objects(tts_built, slug):
+        (state,) = saved["ObjectStates"]
+        sheets[path.stem] = {key for card in cards_of(state) for key in card["CustomDeck"]}
+    assert max(len(keys) for keys in sheets.values()) > 1, "a group TTS draws as several sheets"
+    stacks = {path.stem: t for path, t in templates(tts_built, slug)}
+    assert set(stacks) == set(sheets)  # one TTPG template per TTS saved object, however many sheets
+    assert max(len(t["Indices"]) for t in stacks.values()) > 69
+    assert sum(len(t["Indices"]) for t in stacks.values()) == sum(c.quantity for c in compiled.game.cards)

@@ -20,9 +20,11 @@ template schema (github.com/plasticity-studios/tabletop-playground-schemas, src/
   ``Model`` "Round" for round tokens, "Rounded" for cards with rounded corners, "Square"
   for square-cornered ones.
 
-The groups and atlases are those of the Tabletop Simulator export
-(:func:`cardforge.export.tts.drawn_groups`): cards sharing a back form a stack, at most 69
-a sheet, every atlas under 4096 px. Files go to ``output/<game>/ttpg/``:
+The groups are those of the Tabletop Simulator export
+(:func:`cardforge.export.tts.drawn_groups`): cards sharing a back form a stack. TTS needs a
+group of more than 69 cards as several sheets; TTPG takes it as one template (one stack on
+the table), its cards drawn into one atlas (:func:`one_atlas`) on the grid that keeps them
+largest under 4096 px. Files go to ``output/<game>/ttpg/``:
 ``Templates/<game>/<game>-<group>.json`` and ``Textures/<game>/<game>-<group>-faces.png``
 with ``-back.png`` or ``-backs.png``; copy both folders into a package folder (the
 package's ``Templates/`` and ``Textures/``) and the stacks appear in the object library.
@@ -31,9 +33,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from pathlib import Path
 
-from cardforge.export.tts import drawn_groups
+from PIL import Image
+
+from cardforge.export.tts import Group, card_pixels, drawn_groups
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 
@@ -53,6 +58,35 @@ def model(shape: str, corner: float) -> str:
     if shape == "circle":
         return "Round"
     return "Rounded" if corner > 0 else "Square"
+
+
+def one_atlas(group: Group) -> tuple[list, list[Image.Image], list[Image.Image], int, int]:
+    """Every card of ``group`` in one atlas: (cards, their fronts, their backs, cols, rows),
+    the images all of one cell size. A group TTS draws as one sheet keeps that sheet's grid;
+    a larger one gets the grid (no hidden slot: TTPG shows a hidden card's back) on which
+    the cards print largest with the atlas under 4096 px, each image scaled to it."""
+    if len(group.atlases) == 1:
+        atlas = group.atlases[0]
+        return atlas.cards, atlas.fronts, atlas.backs, atlas.cols, atlas.rows
+    cards = [card for atlas in group.atlases for card in atlas.cards]
+    n = len(cards)
+    cols = max(range(1, n + 1), key=lambda c: (card_pixels(group.size, c, math.ceil(n / c))[0], -c))
+    rows = math.ceil(n / cols)
+    cell = card_pixels(group.size, cols, rows)
+
+    def fitted(images):
+        return [im if im.size == cell else im.resize(cell, Image.LANCZOS) for im in images]
+
+    return (cards, fitted([f for atlas in group.atlases for f in atlas.fronts]),
+            fitted([b for atlas in group.atlases for b in atlas.backs]), cols, rows)
+
+
+def _sheet(images: list[Image.Image], cols: int, rows: int) -> Image.Image:
+    w, h = images[0].size
+    sheet = Image.new("RGB", (cols * w, rows * h), "white")
+    for i, image in enumerate(images):
+        sheet.paste(image, ((i % cols) * w, (i // cols) * h))
+    return sheet
 
 
 def card_template(name: str, template_guid: str, front: str, back: str, per_card_back: bool, cols: int,
@@ -82,7 +116,7 @@ def card_template(name: str, template_guid: str, front: str, back: str, per_card
 
 
 def export_ttpg(game: Game, layouts: LayoutSet, folder: Path) -> list[Path]:
-    """Write each group's card template(s) and atlases under ``folder`` (``Templates/<game>/``
+    """Write each group's card template and atlases under ``folder`` (``Templates/<game>/``
     and ``Textures/<game>/``); returns the files written."""
     templates, textures = folder / "Templates" / game.slug, folder / "Textures" / game.slug
     templates.mkdir(parents=True, exist_ok=True)
@@ -90,23 +124,22 @@ def export_ttpg(game: Game, layouts: LayoutSet, folder: Path) -> list[Path]:
     written: list[Path] = []
     for group in drawn_groups(game, layouts):
         corner = layouts.for_card(group.cards[0]).corner
-        for s, atlas in enumerate(group.atlases, 1):
-            stem = f"{game.slug}-{group.name}" + (f"-{s}" if len(group.atlases) > 1 else "")
-            front = textures / f"{stem}-faces.png"
-            atlas.faces_sheet().save(front)
-            if group.unique_back:
-                back = textures / f"{stem}-backs.png"
-                atlas.backs_sheet().save(back)
-            else:
-                back = textures / f"{stem}-back.png"
-                atlas.backs[0].save(back)
-            indices = [i for i, card in enumerate(atlas.cards) for _ in range(card.quantity)]
-            title = f"{game.title}: {group.name}" + (f" ({s})" if len(group.atlases) > 1 else "")
-            template = card_template(
-                title, guid(game.slug, group.name, str(s)), f"{game.slug}/{front.name}", f"{game.slug}/{back.name}",
-                group.unique_back, atlas.cols, atlas.rows, group.size, model(group.shape, corner), indices,
-                {i: c.name for i, c in enumerate(atlas.cards)}, {i: [c.type] for i, c in enumerate(atlas.cards)})
-            path = templates / f"{stem}.json"
-            path.write_text(json.dumps(template, indent="\t", ensure_ascii=False))
-            written += [front, back, path]
+        cards, fronts, backs, cols, rows = one_atlas(group)
+        stem = f"{game.slug}-{group.name}"
+        front = textures / f"{stem}-faces.png"
+        _sheet(fronts, cols, rows).save(front)
+        if group.unique_back:
+            back = textures / f"{stem}-backs.png"
+            _sheet(backs, cols, rows).save(back)
+        else:
+            back = textures / f"{stem}-back.png"
+            backs[0].save(back)
+        indices = [i for i, card in enumerate(cards) for _ in range(card.quantity)]
+        template = card_template(
+            f"{game.title}: {group.name}", guid(game.slug, group.name), f"{game.slug}/{front.name}",
+            f"{game.slug}/{back.name}", group.unique_back, cols, rows, group.size, model(group.shape, corner), indices,
+            {i: c.name for i, c in enumerate(cards)}, {i: [c.type] for i, c in enumerate(cards)})
+        path = templates / f"{stem}.json"
+        path.write_text(json.dumps(template, indent="\t", ensure_ascii=False))
+        written += [front, back, path]
     return written
