@@ -50,9 +50,12 @@ def test_cardforge_schema_writes_the_shipped_schemas_and_keeps_the_lines(tmp_pat
     for path, data in before.items():  # the lost line is back, the stale one replaced, no other byte moved
         assert path.read_bytes() == data, path
     assert card_file.name in result.stderr.replace("\n", "")  # reported as written
-    for slug in SHIPPED:  # the schema files the repository ships are the ones `schema` writes
-        for shipped in sorted((REPO / "schemas" / slug).glob("*.json")):
-            assert (root / "schemas" / slug / shipped.name).read_bytes() == shipped.read_bytes(), shipped
+    shipped = {p.relative_to(REPO / "schemas") for p in (REPO / "schemas").rglob("*.json")}
+    assert shipped == {p.relative_to(root / "schemas") for p in (root / "schemas").rglob("*.json")}
+    for name in shipped:  # the schema files the repository ships are the ones `schema` writes, and no other
+        assert (root / "schemas" / name).read_bytes() == (REPO / "schemas" / name).read_bytes(), name
+    shared = {name for name in shipped if len(name.parts) == 1}
+    assert {p.name for p in shared} == {"game.schema.json", "layout.schema.json"}  # one copy for every pack
     again = run_cli("schema", "--root", str(root))
     assert again.exit_code == 0 and ".yaml" not in again.stderr  # nothing left to change
 

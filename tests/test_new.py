@@ -23,7 +23,8 @@ def test_a_new_pack_checks_clean_and_builds_all_four_pdfs(tmp_path):
     for name in ("game.yaml", "cards.yaml", "sheet.md", "rulebook.md", "icons/LICENSE.md", "icons/coin.svg"):
         assert (pack / name).is_file(), name
     layout = (tmp_path / "layouts" / "spice-road.yaml").read_text()
-    assert layout.startswith("# yaml-language-server: $schema=../schemas/spice-road/layout.schema.json")
+    assert layout.startswith("# yaml-language-server: $schema=../schemas/layout.schema.json")  # the schema every pack shares
+    assert (tmp_path / "schemas/layout.schema.json").is_file() and (tmp_path / "schemas/game.schema.json").is_file()
     assert (tmp_path / "schemas/spice-road/cards.schema.json").is_file()
     check = run_cli("check", "--root", str(tmp_path), "--strict", "--format", "json")
     assert json.loads(check.stdout)["diagnostics"] == [] and check.exit_code == 0

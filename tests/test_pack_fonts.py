@@ -200,3 +200,16 @@ def test_two_packs_may_declare_fonts_of_the_same_name(tmp_path):
     assert "CardforgeTestCJK-Regular" in fonts_of(root / "output/mini/deck.pdf")
     assert "CardforgeTestCJK-Regular" not in fonts_of(root / "output/other/deck.pdf")
     assert "CardforgeTestCJK-Bold" in fonts_of(root / "output/other/deck.pdf")
+
+
+def test_a_pack_with_its_own_fonts_gets_its_own_layout_schema_naming_them(tmp_path):
+    """The layout schema every pack shares knows only cardforge's fonts; a pack that declares
+    its own gets a layout schema of its own that accepts them, and its layout points there."""
+    import json
+
+    root = cjk_project(tmp_path)
+    assert run_cli("schema", "mini", "--root", str(root)).exit_code == 0
+    own = json.loads((root / "schemas/mini/layout.schema.json").read_text())
+    assert '"cjk"' in json.dumps(own)
+    assert (root / "layouts/mini.yaml").read_text().startswith("# yaml-language-server: $schema=../schemas/mini/layout.schema.json")
+    assert (root / "cards/mini/game.yaml").read_text().startswith("# yaml-language-server: $schema=../../schemas/game.schema.json")

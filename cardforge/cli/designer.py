@@ -98,14 +98,15 @@ def _schemas(root: Path, slugs: list[str] | None) -> list[Path]:
         layout_file = layout_path(project.layouts, game.slug)
         layout, _, _ = read_yaml(layout_file) if layout_file.is_file() else (None, None, [])
         own_sizes = list((layout.get("sizes") or {}) if isinstance(layout, dict) else {})
-        written += write_schemas(game, root, sizes=[*SIZE_PRESETS_MM, *own_sizes], fonts=list(font_keys(game)),
+        own_layout = bool(own_sizes or game.fonts)  # narrows the layout schema: the pack's own copy
+        written += write_schemas(game, root, own_layout, sizes=[*SIZE_PRESETS_MM, *own_sizes], fonts=list(font_keys(game)),
                                  errata=ERRATA_SCHEMA)
         files = [("game", pack / "game.yaml")]
         files += [("errata" if p.name == ERRATA_FILE else "cards", p) for p in sorted(pack.glob("*.yaml"))
                   if p.name != "game.yaml" and p.is_file()]
         files += [("layout", layout_file)] if layout_file.is_file() else []
         for kind, path in files:
-            if keep_modeline(path, modeline(kind, game.slug, "layout" if kind == "layout" else "card")):
+            if keep_modeline(path, modeline(kind, game.slug, "layout" if kind == "layout" else "card", own_layout)):
                 written.append(path)
     if has_errors(problems):
         _fail(problems)

@@ -3,7 +3,7 @@
 :func:`new_pack` writes ``cards/<slug>/`` (game.yaml with one card type, a card file with
 two example cards, sheet.md, rulebook.md, icons/ with a licence note) and
 ``layouts/<slug>.yaml`` from the commented templates in this package's ``pack/`` folder,
-then the pack's editor schemas (``schemas/<slug>/``, see :mod:`cardforge.validation.export`).
+then the editor schemas (``schemas/`` and ``schemas/<slug>/``, see :mod:`cardforge.validation.export`).
 It writes nothing when any file it would write exists or the slug is not a valid folder
 name; the refusal is a diagnostic (``pack-exists``, ``slug-invalid``). ``new --from SHEET``
 makes the pack from a spreadsheet instead (:mod:`cardforge.scaffold.fromsheet`, with what the

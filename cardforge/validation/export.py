@@ -1,10 +1,12 @@
 """Editor schemas: the JSON Schemas of a game pack's files, for completion while typing.
 
-``cardforge schema GAME`` writes three JSON Schema (2020-12) documents to
-``schemas/<slug>/`` of the project: ``game.schema.json`` (cardforge's schema of game.yaml),
-``layout.schema.json`` (the layout file), ``cards.schema.json`` (a card file: a
-``cards:`` list whose items are checked against the card type named by their ``type``,
-the pack's card-type schemas combined on ``type``) and ``errata.schema.json`` (errata.yaml).
+``cardforge schema GAME`` writes four JSON Schema (2020-12) documents: two that every pack
+shares, in ``schemas/`` of the project, ``game.schema.json`` (cardforge's schema of
+game.yaml) and ``layout.schema.json`` (the layout file; a pack with its own sizes or fonts
+gets its own, in ``schemas/<slug>/``), and two of the pack's own, in ``schemas/<slug>/``:
+``cards.schema.json`` (a card file: a ``cards:`` list whose items are checked against the
+card type named by their ``type``, the pack's card-type schemas combined on ``type``) and
+``errata.schema.json`` (errata.yaml).
 A YAML file whose first line is ``# yaml-language-server: $schema=<path>`` is then
 completed and underlined by VS Code's YAML extension (and any editor using
 yaml-language-server); :func:`keep_modeline` writes that line.
@@ -132,28 +134,37 @@ def pack_schemas(game: Game, sizes: list[str] | None = None, fonts: list[str] | 
     return schemas
 
 
-def schema_dir(root: Path, slug: str) -> Path:
-    return root / "schemas" / slug
+def schema_file(kind: str, slug: str, own_layout: bool = False) -> str:
+    """Where the editor schema of a file of ``kind`` lives, relative to the project folder:
+    ``schemas/game.schema.json`` and ``schemas/layout.schema.json`` for every pack (the
+    layout's in ``schemas/<slug>/`` when ``own_layout``: the pack has sizes or fonts of its
+    own, which narrow it), ``schemas/<slug>/`` for the cards' and errata's."""
+    shared = kind == "game" or (kind == "layout" and not own_layout)
+    return f"schemas/{FILES[kind]}" if shared else f"schemas/{slug}/{FILES[kind]}"
 
 
-def write_schemas(game: Game, root: Path, **narrow: Any) -> list[Path]:
-    """Write ``schemas/<slug>/*.schema.json`` under project folder ``root`` (``narrow``: the
-    keywords of :func:`pack_schemas`); returns the paths."""
-    folder = schema_dir(root, game.slug)
-    folder.mkdir(parents=True, exist_ok=True)
+def write_schemas(game: Game, root: Path, own_layout: bool = False, **narrow: Any) -> list[Path]:
+    """Write the editor schemas of ``game`` under project folder ``root``, each where
+    :func:`schema_file` puts it (``narrow``: the keywords of :func:`pack_schemas`), and
+    remove a pack's own copy of a schema that is now shared; returns the paths written."""
     written = []
     for kind, schema in pack_schemas(game, **narrow).items():
-        path = folder / FILES[kind]
+        path = root / schema_file(kind, game.slug, own_layout)
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(schema, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         written.append(path)
+        own = root / "schemas" / game.slug / FILES[kind]
+        if own != path:
+            own.unlink(missing_ok=True)
     return written
 
 
-def modeline(kind: str, slug: str, relative_to: str = "card") -> str:
+def modeline(kind: str, slug: str, relative_to: str = "card", own_layout: bool = False) -> str:
     """The ``# yaml-language-server: $schema=...`` line for a file of ``kind`` in the pack
-    folder (``relative_to="card"``) or in layouts/ (``"layout"``)."""
+    folder (``relative_to="card"``) or in layouts/ (``"layout"``); ``own_layout`` as in
+    :func:`schema_file`."""
     up = "../../" if relative_to == "card" else "../"
-    return f"# yaml-language-server: $schema={up}schemas/{slug}/{FILES[kind]}"
+    return f"# yaml-language-server: $schema={up}{schema_file(kind, slug, own_layout)}"
 
 
 def keep_modeline(path: Path, line: str) -> bool:
