@@ -24,7 +24,7 @@ import yaml
 
 from cardforge.util.diagnostics import diag, display_path
 from cardforge.scaffold import SLUG, NewGame, ScaffoldError, _context, _render, _size_mm
-from cardforge.scaffold.sheetplan import SheetPlan, field_schema, plan_sheet
+from cardforge.scaffold.sheetplan import Choices, Guess, SheetPlan, field_schema, plan_sheet
 from cardforge.sources.tables import SourceError, Table, read_tables, table_from_csv
 
 SHARED_FILES = ["sheet.md", "rulebook.md"]
@@ -88,7 +88,7 @@ def game_yaml(new: NewGame, plan: SheetPlan, csv_name: str) -> str:
         for column in plan.columns:
             if not column.role or column.role in ("text", "title"):
                 properties[column.field] = field_schema(column)
-        back: Any = type_id
+        back: Any = type_id if plan.backs == "type" else "card"
         if plan.deck is not None:
             back = {"by": plan.deck.field, "values": {v: _deck_id(v, plan) for v in plan.decks}}
         card_types[type_id] = {"label": t.label, "back": back,
@@ -138,20 +138,32 @@ def _deck_id(value: str, plan: SheetPlan) -> str:
 
 
 def _components(plan: SheetPlan) -> list[str]:
-    """game.yaml's components, commented: one per card type, or one per deck of a Deck column."""
+    """game.yaml's components and stacks, commented: a component per card type, or one per deck of a
+    deck column; the stacks the starter assumed (a pile per card type when each has its own back,
+    one pile of every type when they share one, a pile per deck)."""
     if plan.deck is None:
-        return ["# A component per card type, counted from the sheet (its copies column); `cardforge check`",
-                "# compares each count with the cards (`count-mismatch`).",
-                _dump({"components": [{"id": type_id, "name": f"{t.label} cards", "count": t.count, "card_types": [type_id]}
+        out = ["# A component per card type, counted from the sheet (its copies column); `cardforge check`",
+               "# compares each count with the cards (`count-mismatch`).",
+               _dump({"components": [{"id": type_id, "name": f"{t.label} cards", "count": t.count, "card_types": [type_id]}
+                                     for type_id, t in plan.types.items()]})]
+        if plan.backs == "type":
+            out += ["# Face down, each card type is a pile of its own, with its own back. Cards of several types",
+                    "# shuffled together must share a back: list them in one stack and `cardforge check` says",
+                    "# whether their backs match (`stack-backs-differ`); `new --one-back` makes one back for all.",
+                    _dump({"stacks": [{"id": f"{type_id}-pile", "name": f"{t.label} pile", "card_types": [type_id]}
                                       for type_id, t in plan.types.items()]})]
-    type_id = next(iter(plan.types))
+        else:
+            out += ["# Face down, every card is shuffled into one pile: its cards share one back (`cardforge",
+                    "# check` says when they do not: `stack-backs-differ`).",
+                    _dump({"stacks": [{"id": "deck", "name": "deck", "card_types": list(plan.types)}]})]
+        return out
     field = plan.deck.field
     return [f"# A component per {plan.deck.header}, counted from the sheet (its copies column); `cardforge check`",
             "# compares each count with the cards (`count-mismatch`).",
-            _dump({"components": [{"id": _deck_id(v, plan), "name": f"{v} deck", "count": n, "card_types": [type_id],
+            _dump({"components": [{"id": _deck_id(v, plan), "name": f"{v} deck", "count": n, "card_types": list(plan.types),
                                    "where": f"card.{field} == {_literal(v)}"} for v, n in plan.decks.items()]}),
             f"# Face down, each {plan.deck.header} is a pile of its own: its cards must look alike from behind.",
-            _dump({"stacks": [{"id": "decks", "name": "deck", "card_types": [type_id], "by": field}]})]
+            _dump({"stacks": [{"id": "decks", "name": "deck", "card_types": list(plan.types), "by": field}]})]
 
 
 def _literal(value: str) -> str:
@@ -162,6 +174,10 @@ def _backs(new: NewGame, plan: SheetPlan) -> list[str]:
     """game.yaml's backs, commented: one per card type, or one per deck printing one face."""
     def colours(i: int) -> dict[str, str]:
         return {"color": PALETTE[i % len(PALETTE)][0], "accent": PALETTE[i % len(PALETTE)][1]}
+    if plan.backs == "one":
+        label = next(iter(plan.types.values())).label if len(plan.types) == 1 else "Card"
+        return ["# The card back every card prints: the layout prints the title and the label.",
+                _dump({"backs": {"card": {"title": new.title, "label": label, **colours(0)}}})]
     if plan.deck is None:
         return ["# Card backs, one per card type: the layout prints the title and the label.",
                 _dump({"backs": {type_id: {"title": new.title, "label": t.label, **colours(i)}
@@ -248,7 +264,7 @@ def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
                          "label": {"kind": "text", "box": _mm(m + 2, h / 2 + 3, w - 2 * m - 4, 10),
                                    "template": "{{ back.label }}", "font": "sans-bold", "size": "12pt", "min_size": "7pt",
                                    "color": "{{ back.accent }}", "valign": "middle"}}}
-    unprinted = [c.header for c in plan.columns if not c.role and c not in plan.numbers[:4] and c not in plan.words[:3]]
+    unprinted = [header for header, _ in not_printed(plan)]
     head = [modeline("layout", new.slug, "layout"), "#",
             f"# Card faces of {new.title}, a start made from the sheet: the name, the type and the sheet's",
             "# words under it, the numbers as badges, the text in a box. Every element kind and key:",
@@ -260,14 +276,32 @@ def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
     if plan.deck is not None:
         head += ["", f"# The back every {plan.deck.header} prints (game.yaml `backs:`, `face: deck`), with its title, label and colours."]
         head.append(_dump({"backs": {"deck": copy.deepcopy(back)}}).rstrip("\n"))
+    elif plan.backs == "one":
+        head += ["", "# The back every card prints (game.yaml `backs:`), its title and label."]
+        head.append(_dump({"backs": {"card": copy.deepcopy(back)}}).rstrip("\n"))
     else:
         head += ["", "# A back per card type (game.yaml `backs:`), its title and label."]
         head.append(_dump({"backs": {type_id: copy.deepcopy(back) for type_id in plan.types}}).rstrip("\n"))
     return "\n".join(head) + "\n"
 
 
-def new_from_sheet(root: Path, new: NewGame, sheet: Path, type_column: str | None = None) -> list[Path]:
-    """Write a pack for the spreadsheet ``sheet`` under project folder ``root``; returns the files written.
+def not_printed(plan: SheetPlan) -> list[tuple[str, str]]:
+    """The columns the starter layout does not print, each with the reason: ``[(header, reason)]``."""
+    out = []
+    for c in plan.columns:
+        if c.role or c in plan.numbers[:4] or c in plan.words[:3]:
+            continue
+        reason = ("a fifth number: four badges fit" if c in plan.numbers else "a fourth word: three fit the type line"
+                  if c in plan.words else "text the layout has no box for")
+        out.append((c.header, reason))
+    return out
+
+
+def new_from_sheet(root: Path, new: NewGame, sheet: Path, type_column: str | None = None,
+                   choices: Choices | None = None) -> tuple[list[Path], SheetPlan]:
+    """Write a pack for the spreadsheet ``sheet`` under project folder ``root``; returns the files
+    written and the plan (its ``guesses`` say what was inferred). ``choices`` carries the
+    designer's options and the question asker (:class:`~cardforge.scaffold.sheetplan.Choices`).
     Raises :class:`ScaffoldError` before writing anything when it cannot."""
     if not SLUG.match(new.slug):
         raise ScaffoldError([diag("slug-invalid", f"{new.slug!r} is not a valid game pack name",
@@ -279,7 +313,7 @@ def new_from_sheet(root: Path, new: NewGame, sheet: Path, type_column: str | Non
         table: Table = table_from_csv(raw, display)
     except SourceError as exc:
         raise ScaffoldError(exc.diagnostics) from None
-    plan, problems = plan_sheet(table, type_column)
+    plan, problems = plan_sheet(table, type_column, choices)
     if plan is None:
         raise ScaffoldError(problems)
     pack = root / "cards" / new.slug
@@ -296,4 +330,6 @@ def new_from_sheet(root: Path, new: NewGame, sheet: Path, type_column: str | Non
     for name in SHARED_FILES:
         (pack / name).write_text(_render(f"pack/{name}", ctx), encoding="utf-8")
     targets[-1].write_text(layout_yaml(new, plan), encoding="utf-8")
-    return targets
+    plan.guesses += [Guess("not printed", f"{header!r}: {reason}", f"layouts/{new.slug}.yaml")
+                     for header, reason in not_printed(plan)]
+    return targets, plan

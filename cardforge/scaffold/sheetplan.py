@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field as dc_field
-from typing import Any
+from typing import Any, Callable
 
 from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.sources.mapping import QUANTITY_NAMES, normal
 from cardforge.sources.tables import Table, column_letter
 from cardforge.util.suggest import did_you_mean
 
-TYPE_NAMES = ("type", "deck", "kind", "category")  # a deck (its own back: one type, a back per deck) before a kind
+TYPE_NAMES = ("type", "kind", "category")
+DECK_NAMES = ("deck", "back", "pile", "set")  # a column saying which pile a card is shuffled into (its back)
+MANY_TYPES = 5  # more card types than this in one type column: guessed to share one back (one pile)
 QUANTITY = (*QUANTITY_NAMES, "number")
 NAME_NAMES = ("name", "title", "card_name", "card")
 ID_NAMES = ("id", "no", "card_id", "card_no", "number", "num")
@@ -73,6 +75,33 @@ class SheetPlan:
     decks: dict[str, int] = dc_field(default_factory=dict)  # each deck (as written) -> its cards
     title: str = "name"  # the field the card face prints as its name (title when names repeat)
     icons: dict[str, dict[str, str]] = dc_field(default_factory=dict)  # symbols the fonts lack -> text icons
+    backs: str = "one"  # "deck": a back per value of the deck column; "type": a back per card type; "one"
+    guesses: list[Guess] = dc_field(default_factory=list)  # what was inferred, for the summary `new` prints
+    name_column: Column | None = None
+
+
+@dataclass
+class Guess:
+    """One thing ``new --from`` inferred from the sheet: what, the answer, and the option that changes it."""
+
+    what: str
+    answer: str
+    option: str
+
+
+@dataclass
+class Choices:
+    """What the designer said on the command line (None: guess), and how to ask when a guess is unsure.
+
+    ``ask(question, choices, default) -> choice`` is called only for an ambiguous choice and
+    only when given (``new`` gives it when standard input is a terminal and ``--yes`` is not set)."""
+
+    type_column: str | None = None
+    deck_column: str | None = None  # "none": no deck column
+    name_column: str | None = None
+    text_column: str | None = None
+    one_back: bool | None = None  # True: one back for every card; False: a back per card type
+    ask: Callable[[str, list[str], str], str] | None = None
 
 
 def slug(text: str, fallback: str) -> str:
@@ -128,8 +157,30 @@ def _stem(value: Any) -> str:
     return stem(_text(value))
 
 
-def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan | None, list[Diagnostic]]:
-    """The plan of a pack for ``table`` (None, with diagnostics, when it cannot make one)."""
+def header_words(header: str) -> list[str]:
+    """A header's words, lower case: ``"Back text"`` -> ``["back", "text"]``, ``"deckName"`` -> ``["deck", "name"]``."""
+    return re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", header).lower())
+
+
+def _candidates(columns: list[Column], names: tuple[str, ...], words: tuple[str, ...] | None = None) -> list[Column]:
+    """The columns whose header is one of ``names`` or holds one of ``words`` (default: ``names``)
+    as a word: exact headers first, in the order of ``names``, then the others in sheet order."""
+    exact = [c for n in names for c in columns if normal(c.header) == n]
+    return exact + [c for c in columns if c not in exact and set(header_words(c.header)) & set(words or names)]
+
+
+def plan_sheet(table: Table, type_column: str | None = None,
+               choices: Choices | None = None) -> tuple[SheetPlan | None, list[Diagnostic]]:
+    """The plan of a pack for ``table`` (None, with diagnostics, when it cannot make one).
+
+    ``choices`` carries the designer's options (``--deck-column``, ``--name-column``,
+    ``--text-column``, ``--one-back``) and the question asker; ``type_column`` is
+    ``--type-column``. A column named on the command line that the sheet lacks is a
+    ``source-mapping`` error with a did-you-mean hint."""
+    choices = choices or Choices(type_column=type_column)
+    if type_column is not None:
+        choices.type_column = type_column
+    guesses: list[Guess] = []
     columns = [Column(i, _text(c.value)) for i, c in enumerate(table.header) if not _blank(c.value)]
     if not columns:
         return None, [diag("source-value", "the sheet has no header row of column names", **table.where(1))]
@@ -139,21 +190,59 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
     def cell(row: list, column: Column) -> Any:
         return row[column.index].value if column.index < len(row) else None
 
-    type_col = None
-    if type_column is not None:
-        type_col = by_key.get(normal(type_column))
-        if type_col is None:
-            return None, [diag("source-mapping", f"--type-column {type_column!r} is not a column of the sheet",
-                               **table.where(table.header[0].row),
-                               hint=did_you_mean(type_column, [c.header for c in columns])
-                               or f"the columns: {', '.join(c.header for c in columns)}")]
-    else:
-        type_col = next((by_key[n] for n in TYPE_NAMES if n in by_key), None)
-    deck = None
-    if type_column is None and type_col is not None and normal(type_col.header) == "deck":
-        deck, type_col = type_col, None  # decks share their fields and differ in back: one type
-    quantity = next((by_key[n] for n in QUANTITY if n in by_key and by_key[n] is not type_col), None)
-    name = next((by_key[n] for n in NAME_NAMES if n in by_key and by_key[n] not in (type_col, quantity)), None)
+    def named(option: str, header: str | None) -> Column | None | Diagnostic:
+        if header is None:
+            return None
+        found = by_key.get(normal(header))
+        if found is None:
+            return diag("source-mapping", f"{option} {header!r} is not a column of the sheet",
+                        **table.where(table.header[0].row),
+                        hint=did_you_mean(header, [c.header for c in columns])
+                        or f"the columns: {', '.join(c.header for c in columns)}")
+        return found
+
+    given = {}
+    for option, header in (("--type-column", choices.type_column), ("--name-column", choices.name_column),
+                           ("--text-column", choices.text_column),
+                           ("--deck-column", None if normal(choices.deck_column or "none") == "none" else choices.deck_column)):
+        found = named(option, header)
+        if isinstance(found, Diagnostic):
+            return None, [found]
+        given[option] = found
+
+    def values_of(column: Column) -> list[str]:
+        return [_text(cell(r, column)) for r in rows if not _blank(cell(r, column))]
+
+    def groups(column: Column) -> bool:  # a few short values, some repeated: cards grouped by it
+        values = values_of(column)
+        distinct = set(values)
+        return bool(values) and len(distinct) <= 12 and (len(distinct) < len(values) or len(values) == 1) \
+            and not any(len(v) > 30 or "\n" in v for v in distinct)
+
+    def pick(what: str, found: list[Column], option: str, none: str | None = None) -> Column | None:
+        """The first candidate; asked (on a terminal) when there are several, or one that may be nothing."""
+        if not found:
+            return None
+        unsure = len(found) > 1 or (none is not None and normal(found[0].header) not in DECK_NAMES)
+        if choices.ask is not None and unsure:
+            options = [c.header for c in found] + ([none] if none else [])
+            answer = choices.ask(f"Which column is {what}? ({option})", options, found[0].header)
+            return next((c for c in found if c.header == answer), None)
+        return found[0]
+
+    type_col = given["--type-column"]
+    deck = given["--deck-column"]
+    if choices.deck_column is None:
+        deck = pick("the pile each card is shuffled into (its back)",
+                    [c for c in _candidates(columns, DECK_NAMES) if c is not type_col and groups(c)],
+                    "--deck-column", none="none: no such column")
+    if choices.type_column is None and deck is None:
+        type_col = pick("each card's type", [c for c in _candidates(columns, TYPE_NAMES)
+                                             if normal(c.header) in TYPE_NAMES or groups(c)], "--type-column")
+    quantity = next((by_key[n] for n in QUANTITY if n in by_key and by_key[n] not in (type_col, deck)), None)
+    name = given["--name-column"] or pick("each card's name", [
+        c for c in _candidates(columns, NAME_NAMES, ("name", "title")) if c not in (type_col, quantity, deck, given["--text-column"])
+        and not set(header_words(c.header)) & {"file", "image", "art", "picture", "id"}], "--name-column")
     for column, role in ((type_col, "type"), (quantity, "quantity"), (name, "name")):
         if column is not None:
             column.role, column.field = role, role
@@ -237,9 +326,15 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
         found = [len(_text(cell(r, c))) for r in rows if not _blank(cell(r, c))]
         return sum(found) / len(found) if found else 0
 
-    text = next((c for c in strings if "text" in normal(c.header)), None) or \
-        next((c for c in strings if normal(c.header) in TEXT_NAMES), None) or \
-        max((c for c in strings if length(c) >= 12), key=length, default=None)
+    text = given["--text-column"]
+    if text is not None:
+        text.kind, text.enum = "string", []
+    else:
+        named_text = [c for c in strings if "text" in header_words(c.header)] + \
+            [c for c in strings if normal(c.header) in TEXT_NAMES and "text" not in header_words(c.header)]
+        longest = sorted((c for c in strings if length(c) >= 12 and c not in named_text), key=length, reverse=True)
+        text = pick("the card text (printed in a box)", named_text, "--text-column") if len(named_text) > 1 \
+            else (named_text or longest or [None])[0]
     if text is not None:
         text.role = "text"
     mapping: dict[str, Any] = {}
@@ -264,11 +359,57 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
         mapping["computed"] = computed
     if skip_rows:
         mapping["skip_rows"] = skip_rows
-    return SheetPlan(columns=columns, types=types, mapping=mapping, names=names,
+    # the backs: a back per deck; else a back per card type, unless there are many types (one pile)
+    if deck is not None:
+        backs = "deck"
+    elif len(types) < 2:
+        backs = "one"
+    elif choices.one_back is not None:
+        backs = "one" if choices.one_back else "type"
+    else:
+        backs = "one" if len(types) > MANY_TYPES else "type"
+        if choices.ask is not None:
+            one, each = "one back: the types are shuffled together", "a back per card type: each type is its own pile"
+            answer = choices.ask(f"The sheet has {len(types)} card types. Are they shuffled together?",
+                                 [one, each], one if backs == "one" else each)
+            backs = "one" if answer == one else "type"
+    type_names = ", ".join(t.label for t in types.values())
+    if type_col is not None:
+        guesses.append(Guess("card types", f"{len(types)} from column {type_col.header!r}: {_short(type_names)}",
+                             "--type-column"))
+    else:
+        guesses.append(Guess("card types", "one (no type column)", "--type-column"))
+    if backs == "deck":
+        guesses.append(Guess("backs and piles", f"a back and a pile per {deck.header!r}: {_short(', '.join(decks))}",
+                             "--deck-column, or none"))
+    elif backs == "type":
+        guesses.append(Guess("backs and piles", "a back per card type, each type its own pile",
+                             "--one-back, --deck-column"))
+    else:
+        guesses.append(Guess("backs and piles", "one back for every card" + (", the types shuffled together"
+                                                                             if len(types) > 1 else ""),
+                             "--back-per-type, --deck-column" if len(types) > 1 else "--deck-column"))
+    guesses.append(Guess("name", f"column {name.header!r}" if name is not None else
+                         (f"from the file names in {art.header!r}" if art is not None and "name" in computed
+                          and "stem" in computed["name"] else "the card type and row number"), "--name-column"))
+    guesses.append(Guess("text", f"column {text.header!r}" if text is not None else "none", "--text-column"))
+    guesses.append(Guess("quantity", f"column {quantity.header!r}" if quantity is not None else "1 of each card",
+                         "a Copies column"))
+    if art is not None:
+        guesses.append(Guess("art", f"column {art.header!r}", "the layout file"))
+    if icons:
+        guesses.append(Guess("icons", ", ".join(f"{spec['symbol']} {{{k}}}" for k, spec in icons.items()),
+                             "game.yaml icons:"))
+    return SheetPlan(columns=columns, types=types, mapping=mapping, names=names, backs=backs, guesses=guesses,
+                     name_column=name,
                      numbers=[c for c in columns if not c.role and c.kind in ("integer", "number")],
                      words=[c for c in columns if not c.role and c.kind == "enum"],
                      text=text, skip_rows=skip_rows, deck=deck, decks=decks, title=title,
                      icons={k: {kk: vv for kk, vv in v.items() if kk != "symbol"} for k, v in icons.items()}), []
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit - 1].rstrip(", ") + "…"
 
 
 def field_schema(column: Column) -> dict[str, Any]:
