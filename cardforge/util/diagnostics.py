@@ -135,7 +135,7 @@ CODES: dict[str, Code] = _codes(
     Code("slug-invalid", "new", E, "a new game pack's name is not a valid folder name"),
     Code("pack-exists", "new", E, "cardforge new would overwrite an existing game pack or layout"),
     # build
-    Code("sheet-tight", "build", W, "a card size leaves too little paper for printable crop marks or bleed between cards (the message names the choices)"),
+    Code("sheet-tight", "build", I, "a card size leaves too little paper for printable crop marks or bleed between cards (the message names the choices)"),
     Code("build-forced", "build", W, "the build went on despite errors because of --force"),
     Code("write-failed", "build", E, "an output file could not be written"),
     Code("build-locked", "build", E, "another build of the same game is running (output/<game>/.lock)"),
