@@ -17,6 +17,7 @@ import copy
 import csv
 import datetime as dt
 import io
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -202,39 +203,86 @@ def _mm(*values: float) -> list[str]:
     return [f"{round(v, 1):g}mm" for v in values]
 
 
+TYPE_LINE = 3  # fields on the line under the name; more print in the text box
+BADGES = 5  # numbers as badges; more print in the text box
+
+
+def _type_line(plan: SheetPlan) -> list:
+    """The columns printed on the line under the name: the sheet's few repeated words, then short text."""
+    return [*plan.words, *plan.short][:TYPE_LINE]
+
+
+def _text_lines(plan: SheetPlan) -> list:
+    """The columns printed in the text box as ``Header: value`` lines: what the type line and badges leave."""
+    return [*plan.words, *plan.short][TYPE_LINE:] + plan.numbers[BADGES:]
+
+
 def _words(plan: SheetPlan, label: str) -> str:
-    """The line under the name: the card type's label, then the card's enum words."""
-    if not plan.words:
+    """The line under the name: the card type's label, then the card's words and short text."""
+    shown = _type_line(plan)
+    if not shown:
         return label
     literal = '"' + label.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    fields = ", ".join("card." + c.field for c in plan.words[:3])
+    fields = ", ".join("card." + c.field for c in shown)
     if plan.deck is not None:  # the deck's name leads, not the one type's label
         return f"{{{{ [{fields}] | select('defined') | join(' · ') }}}}"
     return f"{{{{ ([{literal}] + [{fields}] | select('defined') | list) | join(' · ') }}}}"
 
 
-def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
-    """The pack's layout file: the first card type's face, the others extending it, a back each."""
+def _text_template(plan: SheetPlan) -> str | None:
+    """The text box's template: the text column, then other long text in italics, then the
+    columns left over as ``**Header:** value`` lines (None: nothing to print there)."""
+    parts = []
+    if plan.text is not None:
+        parts.append(f"{{% if card.{plan.text.field} is defined %}}{{{{ card.{plan.text.field} }}}}{{% endif %}}")
+    for c in plan.extra_text:
+        parts.append(f"{{% if card.{c.field} is defined %}}\n*{{{{ card.{c.field} }}}}*{{% endif %}}")
+    for c in _text_lines(plan):
+        parts.append(f"{{% if card.{c.field} is defined %}}\n**{_caption(c.header)}:** {{{{ card.{c.field} }}}}{{% endif %}}")
+    return "".join(parts) or None
+
+
+def layout_yaml(new: NewGame, plan: SheetPlan, found: dict[str, list[str]] | None = None) -> str:
+    """The pack's layout file: the first card type's face, the others extending it, the backs.
+
+    Every column with content prints: the name, the words and short text on the line under it,
+    the numbers as badges, the text (then other long text, then what is left) in a box, the
+    first column of image file names as the art and the next three as small pictures. ``found``
+    holds, per image field, the file names found beside the sheet (copied into the pack): those
+    print as images; the others keep a draft placeholder (a tinted box)."""
     from cardforge.validation.export import modeline
 
+    found = found or {}
     w, h = _size_mm(new.card_size)
     m = 4.0
     size = new.card_size if isinstance(new.card_size, str) else _mm(w, h)
+    pic = 9.0
     elements: dict[str, Any] = {
         "title": {"kind": "text", "box": _mm(m, m, w - 2 * m, 9), "field": plan.title, "font": "serif-bold",
                   "size": "11pt", "min_size": "7pt", "align": "left", "valign": "middle", "color": "#2f4f6f"}}
     first = next(iter(plan.types))
     elements["words"] = {"kind": "text", "box": _mm(m, m + 9, w - 2 * m, 5), "template": _words(plan, plan.types[first].label),
-                         "font": "sans-italic", "size": "7pt", "min_size": "6pt", "align": "left", "valign": "middle",
+                         "font": "sans-italic", "size": "7pt", "min_size": "5.5pt", "align": "left", "valign": "middle",
                          "color": "#555555"}
-    text_h = h * 0.33 if plan.text is not None else 0
-    badges = plan.numbers[:4]
+    template = _text_template(plan)
+    text_h = (h * (0.38 if plan.extra_text or _text_lines(plan) else 0.33)) if template else 0
+    badges = plan.numbers[:BADGES]
     badge_h = 14.0 if badges else 0
     art_top = m + 15
     art_h = h - art_top - m - text_h - badge_h - 2
     elements["art"] = {"kind": "rect", "box": _mm(m, art_top, w - 2 * m, art_h), "fill": "#e8dcc0", "radius": "2mm"}
+    if plan.images and found.get(plan.images[0].field):
+        art = plan.images[0]
+        elements["picture"] = _image(art.field, found[art.field], plan, _mm(m + 1, art_top + 1, w - 2 * m - 2, art_h - 2))
+    for i, column in enumerate(plan.images[1:4]):
+        box = _mm(w - m - pic - 1, art_top + 1 + i * (pic + 1), pic, pic)
+        if found.get(column.field):
+            elements[f"picture_{column.field}"] = _image(column.field, found[column.field], plan, box)
+        else:  # a draft placeholder until the file is beside the sheet
+            elements[f"picture_{column.field}"] = {"kind": "rect", "box": box, "fill": "#f6efdc", "stroke": "#b9a77a",
+                                                   "radius": "1.5mm", "when": f"card.{column.field} is defined"}
     if badges:
-        gap = 2.0
+        gap = 2.0 if len(badges) <= 4 else 1.5
         bw = min(14.0, (w - 2 * m - gap * (len(badges) - 1)) / len(badges))
         y = art_top + art_h + 1
         for i, column in enumerate(badges):
@@ -242,16 +290,20 @@ def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
             when = f"card.{column.field} is defined"
             elements[f"badge_{column.field}"] = {
                 "kind": "text", "box": _mm(x, y, bw, 7), "template": f"{{{{ card.{column.field} }}}}", "when": when,
-                "font": "sans-bold", "size": "11pt", "min_size": "7pt", "align": "center", "valign": "middle",
-                "color": "#ffffff", "fill": "#2f4f6f", "radius": "2mm"}
+                "font": "sans-bold", "size": "11pt" if len(badges) <= 4 else "9pt", "min_size": "7pt",
+                "align": "center", "valign": "middle", "color": "#ffffff", "fill": "#2f4f6f", "radius": "2mm"}
             elements[f"caption_{column.field}"] = {
                 "kind": "text", "box": _mm(x, y + 7.2, bw, 5.6), "template": _caption(column.header), "when": when,
                 "font": "condensed", "size": "6pt", "min_size": "5pt", "align": "center", "valign": "top", "color": "#555555"}
-    if plan.text is not None:
-        elements["text"] = {"kind": "text", "box": _mm(m, h - m - text_h, w - 2 * m, text_h), "field": plan.text.field,
-                            "when": f"card.{plan.text.field} is defined", "size": "9pt", "min_size": "6pt",
-                            "align": "center", "valign": "middle", "fill": "#ffffff", "stroke": "#2f4f6f",
-                            "radius": "2mm", "padding": "1.5mm"}
+    if template:
+        text: dict[str, Any] = {"kind": "text", "box": _mm(m, h - m - text_h, w - 2 * m, text_h)}
+        if plan.text is not None and not plan.extra_text and not _text_lines(plan):
+            text.update({"field": plan.text.field, "when": f"card.{plan.text.field} is defined"})
+        else:
+            text["template"] = template
+        text.update({"size": "9pt", "min_size": "6pt", "align": "center", "valign": "middle", "fill": "#ffffff",
+                     "stroke": "#2f4f6f", "radius": "2mm", "padding": "1.5mm"})
+        elements["text"] = text
     layouts: dict[str, Any] = {first: {"size": size, "background": "#fdf8ee",
                                        "border": {"width": "1.5pt", "color": "#2f4f6f", "radius": "3mm"},
                                        "elements": elements}}
@@ -264,13 +316,11 @@ def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
                          "label": {"kind": "text", "box": _mm(m + 2, h / 2 + 3, w - 2 * m - 4, 10),
                                    "template": "{{ back.label }}", "font": "sans-bold", "size": "12pt", "min_size": "7pt",
                                    "color": "{{ back.accent }}", "valign": "middle"}}}
-    unprinted = [header for header, _ in not_printed(plan)]
     head = [modeline("layout", new.slug, "layout"), "#",
-            f"# Card faces of {new.title}, a start made from the sheet: the name, the type and the sheet's",
-            "# words under it, the numbers as badges, the text in a box. Every element kind and key:",
-            "# docs/layout.md. A box is [x, y, width, height] from the card's top-left trim corner."]
-    if unprinted:
-        head.append(f"# Not printed yet: {', '.join(unprinted)}.")
+            f"# Card faces of {new.title}, a start made from the sheet: the name, the sheet's words and short",
+            "# text under it, the numbers as badges, the text (then other long text and what is left) in a box,",
+            "# file names as pictures (a placeholder until the file is beside the sheet). Every element kind",
+            "# and key: docs/layout.md. A box is [x, y, width, height] from the card's top-left trim corner."]
     for i, line in enumerate(_dump({"layouts": layouts}).splitlines()):
         head.append(line) if i else head.extend(["", line])
     if plan.deck is not None:
@@ -285,16 +335,39 @@ def layout_yaml(new: NewGame, plan: SheetPlan) -> str:
     return "\n".join(head) + "\n"
 
 
+def _image(field: str, found: list[str], plan: SheetPlan, box: list[str]) -> dict[str, Any]:
+    """An image element printing the file a card's ``field`` names, on the cards whose file was found."""
+    missing = [v for v in plan.image_values.get(field, []) if v not in found]
+    return {"kind": "image", "box": box, "field": field, "fit": "contain",
+            "when": f"card.{field} is defined" if not missing else f"card.{field} in {found!r}"}
+
+
 def not_printed(plan: SheetPlan) -> list[tuple[str, str]]:
     """The columns the starter layout does not print, each with the reason: ``[(header, reason)]``."""
+    printed = {id(c) for c in [*plan.words, *plan.short, *plan.numbers, *plan.images[:4], *plan.extra_text]}
     out = []
     for c in plan.columns:
-        if c.role or c in plan.numbers[:4] or c in plan.words[:3]:
+        if c.role in ("type", "name", "title", "text") or id(c) in printed:
             continue
-        reason = ("a fifth number: four badges fit" if c in plan.numbers else "a fourth word: three fit the type line"
-                  if c in plan.words else "text the layout has no box for")
-        out.append((c.header, reason))
+        out.append((c.header, "the number of copies of each card" if c.role == "quantity" else
+                    "a fifth column of file names: four fit" if c in plan.images else "its cells are empty"))
     return out
+
+
+def images_beside(sheet: Path, plan: SheetPlan) -> dict[str, list[str]]:
+    """Per image field of ``plan``, the file names (as the sheet writes them) found beside
+    ``sheet``: relative paths inside the sheet's folder that name a file."""
+    found: dict[str, list[str]] = {}
+    folder = sheet.resolve().parent
+    for field, values in plan.image_values.items():
+        here = []
+        for value in values:
+            path = (folder / value).resolve()
+            if path.is_file() and folder in path.parents and not Path(value).is_absolute():
+                here.append(value)
+        if here:
+            found[field] = here
+    return found
 
 
 def new_from_sheet(root: Path, new: NewGame, sheet: Path, type_column: str | None = None,
@@ -329,7 +402,19 @@ def new_from_sheet(root: Path, new: NewGame, sheet: Path, type_column: str | Non
     (pack / csv_name).write_bytes(raw)
     for name in SHARED_FILES:
         (pack / name).write_text(_render(f"pack/{name}", ctx), encoding="utf-8")
-    targets[-1].write_text(layout_yaml(new, plan), encoding="utf-8")
+    found = images_beside(sheet, plan)
+    for value in sorted({v for values in found.values() for v in values}):  # the pictures the layout prints
+        target = pack / value
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(sheet.resolve().parent / value, target)
+    targets[-1].write_text(layout_yaml(new, plan, found), encoding="utf-8")
+    for column in plan.images:
+        have = len(found.get(column.field, []))
+        total = len(plan.image_values.get(column.field, []))
+        plan.guesses.append(Guess("pictures", f"column {column.header!r}: {have} of {total} files found beside the sheet"
+                                  + (" (copied into the pack)" if have else "") + (", a draft placeholder for the others"
+                                                                                   if have < total else ""),
+                                  f"put the files beside {sheet.name}"))
     plan.guesses += [Guess("not printed", f"{header!r}: {reason}", f"layouts/{new.slug}.yaml")
                      for header, reason in not_printed(plan)]
     return targets, plan

@@ -78,6 +78,10 @@ class SheetPlan:
     backs: str = "one"  # "deck": a back per value of the deck column; "type": a back per card type; "one"
     guesses: list[Guess] = dc_field(default_factory=list)  # what was inferred, for the summary `new` prints
     name_column: Column | None = None
+    images: list[Column] = dc_field(default_factory=list)  # columns of image file names (art, icons)
+    image_values: dict[str, list[str]] = dc_field(default_factory=dict)  # image field -> the file names it holds
+    extra_text: list[Column] = dc_field(default_factory=list)  # long text besides the text column (flavour)
+    short: list[Column] = dc_field(default_factory=list)  # short text of varied values (printed with the words)
 
 
 @dataclass
@@ -320,7 +324,12 @@ def plan_sheet(table: Table, type_column: str | None = None,
     for plan in types.values():
         plan.required = ["name", "type"] + [c.field for c in columns if (not c.role or c.role == "title") and
                                             all(not _blank(cell(rows[i], c)) for i in plan.rows)]
-    strings = [c for c in columns if not c.role and c.kind == "string" and c is not art]
+    def filled(c: Column) -> list[str]:
+        return [_text(cell(r, c)) for r in rows if not _blank(cell(r, c))]
+
+    images = [c for c in columns if not c.role and c.kind in ("string", "enum") and filled(c)
+              and all(IMAGE.search(v) for v in filled(c))]
+    strings = [c for c in columns if not c.role and c.kind == "string" and c is not art and c not in images]
 
     def length(c: Column) -> float:
         found = [len(_text(cell(r, c))) for r in rows if not _blank(cell(r, c))]
@@ -337,6 +346,9 @@ def plan_sheet(table: Table, type_column: str | None = None,
             else (named_text or longest or [None])[0]
     if text is not None:
         text.role = "text"
+    others = [c for c in strings if c is not text and filled(c)]
+    extra_text = [c for c in others if length(c) >= 20 or any(len(v) > 40 or "\n" in v for v in filled(c))]
+    short = [c for c in others if c not in extra_text]
     mapping: dict[str, Any] = {}
     if type_col is not None and normal(type_col.header) != "type":
         mapping["type_column"] = type_col.header
@@ -402,8 +414,10 @@ def plan_sheet(table: Table, type_column: str | None = None,
                              "game.yaml icons:"))
     return SheetPlan(columns=columns, types=types, mapping=mapping, names=names, backs=backs, guesses=guesses,
                      name_column=name,
-                     numbers=[c for c in columns if not c.role and c.kind in ("integer", "number")],
-                     words=[c for c in columns if not c.role and c.kind == "enum"],
+                     numbers=[c for c in columns if not c.role and c.kind in ("integer", "number") and filled(c)],
+                     words=[c for c in columns if not c.role and c.kind == "enum" and c not in images],
+                     images=images, extra_text=extra_text, short=short,
+                     image_values={c.field: sorted(set(filled(c))) for c in images},
                      text=text, skip_rows=skip_rows, deck=deck, decks=decks, title=title,
                      icons={k: {kk: vv for kk, vv in v.items() if kk != "symbol"} for k, v in icons.items()}), []
 
