@@ -33,12 +33,13 @@ def new(
     title: Annotated[Optional[str], typer.Option(help="The game's title (default: from the slug, my-game -> My Game).")] = None,
     players: Annotated[str, typer.Option(help="Player count, MIN-MAX (2-4) or one number (1 for solitaire).")] = "2-4",
     card_size: Annotated[str, typer.Option("--card-size", help="A size preset (poker, poker-metric, bridge, mini-euro, mini-usa, tarot, square) or WIDTHxHEIGHT in mm (70x120).")] = "poker",
-    sheet: Annotated[Optional[Path], typer.Option("--from", help="Make the pack from this spreadsheet (.csv, .xlsx or .json, a row per card): its card types, fields, counts and a layout, with the sheet kept as the pack's CSV card file.", dir_okay=False)] = None,
+    sheet: Annotated[Optional[Path], typer.Option("--from", help="Make the pack from this spreadsheet (.csv, .xlsx, .ods or .json, a row per card): its card types, fields, counts and a layout, with the sheet kept as the pack's CSV card file.", dir_okay=False)] = None,
     type_column: Annotated[Optional[str], typer.Option("--type-column", help="With --from: the column holding each card's type (default: a column named type, kind or category, or holding one of those words; one card type when there is none, or when there is a deck column).")] = None,
     deck_column: Annotated[Optional[str], typer.Option("--deck-column", help="With --from: the column saying which pile each card is shuffled into; each value gets its own back (default: a column named deck, back, pile or set, or holding one of those words; `none`: no such column).")] = None,
     name_column: Annotated[Optional[str], typer.Option("--name-column", help="With --from: the column holding each card's name (default: name, title or card, or a header holding name or title).")] = None,
     text_column: Annotated[Optional[str], typer.Option("--text-column", help="With --from: the column printed in the card's text box (default: a header holding text, or rules, effect, ability, description, else the longest text).")] = None,
     one_back: Annotated[Optional[bool], typer.Option("--one-back/--back-per-type", help="With --from and a type column: one back for every card (the types shuffled together), or a back per card type, each its own pile (default: a back per type for up to 5 types, else one).", show_default=False)] = None,
+    sheets: Annotated[Optional[list[str]], typer.Option("--sheet", help="With --from a workbook: a worksheet that holds cards (repeat for several; default: the card lists, not the tables of figures).")] = None,
     yes: Annotated[bool, typer.Option("--yes", "-y", help="With --from: take every guess without asking (it asks only on a terminal, and only when unsure).")] = False,
     root: Root = Path("."),
 ) -> None:
@@ -57,7 +58,7 @@ def new(
     from cardforge.scaffold import NewGame, ScaffoldError, new_pack, parse_card_size, parse_players
 
     for option, value in (("--type-column", type_column), ("--deck-column", deck_column), ("--name-column", name_column),
-                          ("--text-column", text_column), ("--one-back", one_back)):
+                          ("--text-column", text_column), ("--one-back", one_back), ("--sheet", sheets)):
         if value is not None and sheet is None:
             raise typer.BadParameter(f"{option} is about the sheet given with --from", param_hint=option)
 
@@ -75,7 +76,7 @@ def new(
             from cardforge.scaffold.sheetplan import Choices
 
             choices = Choices(type_column=type_column, deck_column=deck_column, name_column=name_column,
-                              text_column=text_column, one_back=one_back,
+                              text_column=text_column, one_back=one_back, sheets=sheets or None,
                               ask=None if yes or not sys.stdin.isatty() else _ask)
             written, plan = new_from_sheet(root.resolve(), spec, sheet, type_column, choices)
         else:

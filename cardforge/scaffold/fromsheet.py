@@ -46,15 +46,69 @@ def _cell_text(value: Any) -> str:
     return str(value)
 
 
-def sheet_as_csv(sheet: Path, display: str) -> bytes:
-    """The CSV card file of the sheet: a CSV file's bytes, or a workbook's (JSON file's) rows as CSV.
-    Raises :class:`SourceError`."""
+def not_a_card_list(table: Table) -> str | None:
+    """Why a worksheet is not a list of cards (None when it looks like one): a header row of at
+    least two names, two rows or more, and a column of words (card names), not only figures."""
+    header = [c.value for c in table.header if _cell_text(c.value).strip()]
+    if len(header) < 2:
+        return "fewer than two columns"
+    if any(isinstance(v, (int, float)) for v in header):
+        return "its first row holds numbers, not column names"
+    if len(table.rows) < 2:
+        return "fewer than two rows"
+
+    def wordy(index: int) -> bool:
+        values = [row[index].value for row in table.rows if index < len(row) and _cell_text(row[index].value).strip()]
+        words = [v for v in values if isinstance(v, str) and not v.strip().replace(".", "", 1).lstrip("+-").isdigit()]
+        return bool(values) and len(words) * 2 >= len(values)
+    if not any(wordy(i) for i in range(len(table.header))):
+        return "no column of words: a table of figures"
+    return None
+
+
+def choose_sheets(tables: list[Table], names: list[str] | None, display: str) -> tuple[list[Table], list[tuple[str, str]]]:
+    """The worksheets that become cards and those that do not, each with the reason.
+
+    ``names`` (``--sheet``) chooses them; otherwise the largest card list and every other card
+    list sharing at least half of its columns with it (a sheet per card type). Raises
+    :class:`SourceError` for a ``--sheet`` the workbook lacks."""
+    from cardforge.util.suggest import did_you_mean
+
+    if names:
+        by_name = {t.sheet: t for t in tables}
+        for name in names:
+            if name not in by_name:
+                raise SourceError([diag("source-mapping", f"--sheet {name!r} is not a worksheet of {display}", file=display,
+                                        hint=did_you_mean(name, list(by_name)) or f"the worksheets: {', '.join(map(str, by_name))}")])
+        return [by_name[n] for n in names], [(t.sheet or "", "not chosen with --sheet") for t in tables if t.sheet not in names]
+    reasons = {id(t): not_a_card_list(t) for t in tables}
+    lists = [t for t in tables if reasons[id(t)] is None]
+    if not lists:
+        return tables[:1], [(t.sheet or "", reasons[id(t)] or "") for t in tables[1:]]
+    main = max(lists, key=lambda t: len(t.rows))
+
+    def heads(t: Table) -> set[str]:
+        return {_cell_text(c.value).strip().lower() for c in t.header if _cell_text(c.value).strip()}
+    chosen = [t for t in lists if t is main or len(heads(t) & heads(main)) * 2 >= min(len(heads(t)), len(heads(main)))]
+    skipped = [(t.sheet or "", reasons[id(t)] or f"other columns than {main.sheet!r}") for t in tables if t not in chosen]
+    return chosen, skipped
+
+
+def sheet_as_csv(sheet: Path, display: str, sheets: list[str] | None = None) -> tuple[bytes, list[str], list[tuple[str, str]]]:
+    """The CSV card file of the sheet: a CSV file's bytes, or the card lists of a workbook (a JSON
+    file's rows) as CSV; with the worksheets used and those left out, each with the reason
+    (:func:`choose_sheets`). Raises :class:`SourceError`, also for a chosen worksheet whose
+    formulas were saved without their values."""
+    from cardforge.sources.tables import refuse_uncached
+
     if sheet.suffix.lower() == ".csv":
         read_tables(sheet, display)  # a file it cannot read is reported here
-        return sheet.read_bytes()
-    tables = [t for t in read_tables(sheet, display) if t.header]
+        return sheet.read_bytes(), [], []
+    tables = [t for t in read_tables(sheet, display, cached=False) if t.header]
     if not tables:
         raise SourceError([diag("source-value", f"{display} holds no rows", file=display)])
+    tables, skipped = choose_sheets(tables, sheets, display)
+    refuse_uncached(tables)
     headers = list(dict.fromkeys(_cell_text(c.value).strip() for t in tables for c in t.header if _cell_text(c.value).strip()))
     by_sheet = len(tables) > 1 and not any(h.lower() in ("type", "kind", "deck", "category") for h in headers)
     out = io.StringIO()
@@ -71,7 +125,7 @@ def sheet_as_csv(sheet: Path, display: str) -> bytes:
             values = [_cell_text(row[place[h]].value) if h in place and place[h] < len(row) else "" for h in headers]
             writer.writerow(([table.sheet or ""] if by_sheet else []) + values)
             line += 1
-    return out.getvalue().encode("utf-8")
+    return out.getvalue().encode("utf-8"), [t.sheet or "" for t in tables if t.sheet], skipped
 
 
 def _dump(data: Any) -> str:
@@ -381,7 +435,7 @@ def new_from_sheet(root: Path, new: NewGame, sheet: Path, type_column: str | Non
                                   hint="use lowercase letters, digits and hyphens, for example `my-game`")])
     display = display_path(sheet)
     try:
-        raw = sheet_as_csv(sheet, display)
+        raw, used, skipped = sheet_as_csv(sheet, display, choices.sheets if choices is not None else None)
         csv_name = f"{sheet.stem}.csv"
         table: Table = table_from_csv(raw, display)
     except SourceError as exc:
@@ -389,6 +443,9 @@ def new_from_sheet(root: Path, new: NewGame, sheet: Path, type_column: str | Non
     plan, problems = plan_sheet(table, type_column, choices)
     if plan is None:
         raise ScaffoldError(problems)
+    if used or skipped:
+        plan.guesses.insert(0, Guess("worksheets", f"cards from {', '.join(map(repr, used))}" + "".join(
+            f"; not cards: {name!r} ({why})" for name, why in skipped), "--sheet NAME (once per worksheet)"))
     pack = root / "cards" / new.slug
     targets = [pack / "game.yaml", pack / csv_name, *(pack / f for f in SHARED_FILES), root / "layouts" / f"{new.slug}.yaml"]
     clashes = [p for p in [pack, *targets] if p.exists()]

@@ -105,6 +105,7 @@ class Choices:
     name_column: str | None = None
     text_column: str | None = None
     one_back: bool | None = None  # True: one back for every card; False: a back per card type
+    sheets: list[str] | None = None  # the worksheets of a workbook that become cards (None: the card lists)
     ask: Callable[[str, list[str], str], str] | None = None
 
 
