@@ -239,9 +239,36 @@ def export_cards(
         err.print(f"[green]wrote[/] {display_path(path)}", highlight=False)
 
 
+def pull(
+    game: Annotated[str, typer.Argument(help="Game pack slug (a folder of cards/).", show_default=False)],
+    sheet: Annotated[Optional[str], typer.Option("--sheet", help="Only this file of game.yaml `sources:` (default: every one with a `url:`).")] = None,
+    root: Root = Path("."),
+) -> None:
+    """Fetch the pack's sheet from where you keep it: each file of game.yaml `sources:` whose
+    mapping has a `url:` (a Google Sheets link, or any https URL answering with the sheet) is
+    downloaded and written over cards/GAME/FILE, and cards/GAME/.pulled.txt records where and
+    when. Only `pull` opens the network: build, check and serve read the files in the pack.
+    A failure (no network, an HTTP error, a web page instead of a sheet) leaves the pack's
+    file as it was."""
+    from cardforge.build import Project
+    from cardforge.sources.pull import PullError, pull as fetch
+
+    packs, problems = Project(root.resolve()).packs([game])
+    if problems:
+        _fail(problems)
+    try:
+        pulled = fetch(packs[0], sheet)
+    except PullError as exc:
+        _fail(exc.diagnostics)
+    for item in pulled:
+        err.print(f"[green]pulled[/] {display_path(item.path)} ({item.rows} rows) from {item.url}", highlight=False)
+    err.print(f"next: `cardforge check {game}`", highlight=False)
+
+
 def register(app: typer.Typer) -> None:
     """Add the commands of this module to the ``cardforge`` command."""
     app.command("new")(new)
     app.command("schema")(schema)
     app.command("import")(import_cards)
     app.command("export-cards")(export_cards)
+    app.command("pull")(pull)
