@@ -87,8 +87,8 @@ def test_only_the_card_list_of_a_workbook_becomes_cards_with_formulas_as_saved(t
     assert rows[0] == "Name,Stage,Base,Power,Text" and rows[1].startswith("Mill,Early,2,4,")
     assert len(rows) == 4  # three cards; no row of the figures
     said = " ".join(result.stderr.split())
-    assert "cards from 'Cards'" in said and "not cards: 'Figures' (no column of words: a table of figures)" in said
-    assert "'Prices'" in said and "--sheet" in said
+    assert "cards from 'Cards'; not cards: 'Figures', 'Prices' (no column of words: a table of figures)" in said
+    assert "--sheet" in said
     clean(tmp_path)
 
 
@@ -132,3 +132,50 @@ def test_a_broken_ods_file_is_a_located_diagnostic(tmp_path):
     result = run_cli("new", "bad", "--from", str(tmp_path / "bad.ods"), "--root", str(tmp_path))
     assert result.exit_code == 1 and "error[source-unreadable]: not an OpenDocument spreadsheet" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_sheets_of_versions_are_left_out_and_sheets_per_type_joined(tmp_path):
+    book = Workbook()
+    first = book.active
+    first.title = "v2"
+    for row in (["Name", "Card Type", "Cost", "Effect"], ["Oak", "Plant", 1, "Grow."], ["Fox", "Beast", 2, "Hunt."],
+                ["", "", "{}", ""], [None, None, None, None]):
+        first.append(row)
+    old = book.create_sheet("v1")
+    for row in (["Name", "Card Type", "Cost", "Effect"], ["Oak", "Plant", 2, "Grow more."], ["Fox", "Beast", 3, "Hunt."]):
+        old.append(row)
+    book.save(tmp_path / "versions.xlsx")
+    result = run_cli("new", "wood", "--from", str(tmp_path / "versions.xlsx"), "--root", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    assert "not cards: 'v1' (a sheet like 'v2', which has its own type column)" in " ".join(result.stderr.split())
+    clean(tmp_path)
+    # sheets per card type, without a type column: joined, the type from the sheet's name; a repeated sheet left out
+    book = Workbook()
+    for title, rows in (("Plants", [["Name", "Cost"], ["Oak", 1], ["Elm", 2]]),
+                        ("Beasts", [["Name", "Cost"], ["Fox", 2], ["Owl", 3]]),
+                        ("Plants old", [["Name", "Cost"], ["Oak", 2], ["Elm", 3]])):
+        sheet = book.active if title == "Plants" else book.create_sheet(title)
+        sheet.title = title
+        for row in rows:
+            sheet.append(row)
+    book.save(tmp_path / "kinds.xlsx")
+    result = run_cli("new", "kinds", "--from", str(tmp_path / "kinds.xlsx"), "--root", str(tmp_path / "k"))
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.stderr.split())
+    assert "cards from 'Plants', 'Beasts'; not cards: 'Plants old' (another version of 'Plants'" in said
+    assert (tmp_path / "k/cards/kinds/kinds.csv").read_text().splitlines()[0] == "Type,Name,Cost"
+    clean(tmp_path / "k")
+
+
+def test_brace_tokens_become_icons_and_rows_without_a_name_are_skipped(tmp_path):
+    (tmp_path / "mana.csv").write_text("Name,Cost,Effect,No\nBolt,{R},Deal 3 damage. Costs {R}.,1\n"
+                                       "Growth,{G}{G},Add {g} twice.,2\n,{},,3\n,{G},,4\n,,,5\n")
+    result = run_cli("new", "mana", "--from", str(tmp_path / "mana.csv"), "--root", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    game = yaml.safe_load((tmp_path / "cards/mana/game.yaml").read_text())
+    assert sorted(game["icons"]) == ["g", "r"] and game["icons"]["r"]["text"] == "R"
+    mapping = game["sources"]["mana.csv"]
+    assert mapping["icons"] == {"{R}": "r", "{G}": "g"} and mapping["skip_when"] == "not name"
+    said = " ".join(result.stderr.split())
+    assert "{R} -> {r}" in said and "2 rows without a name" in said
+    clean(tmp_path)

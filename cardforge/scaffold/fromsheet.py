@@ -69,8 +69,10 @@ def not_a_card_list(table: Table) -> str | None:
 def choose_sheets(tables: list[Table], names: list[str] | None, display: str) -> tuple[list[Table], list[tuple[str, str]]]:
     """The worksheets that become cards and those that do not, each with the reason.
 
-    ``names`` (``--sheet``) chooses them; otherwise the largest card list and every other card
-    list sharing at least half of its columns with it (a sheet per card type). Raises
+    ``names`` (``--sheet``) chooses them; otherwise the first card list (in the workbook's
+    order) and every other card list sharing at least half of its columns with it (a sheet per
+    card type, when the first has no type or deck column) but not its card names (a sheet
+    repeating a fifth of the names of one chosen is another version of it, left out). Raises
     :class:`SourceError` for a ``--sheet`` the workbook lacks."""
     from cardforge.util.suggest import did_you_mean
 
@@ -85,12 +87,37 @@ def choose_sheets(tables: list[Table], names: list[str] | None, display: str) ->
     lists = [t for t in tables if reasons[id(t)] is None]
     if not lists:
         return tables[:1], [(t.sheet or "", reasons[id(t)] or "") for t in tables[1:]]
-    main = max(lists, key=lambda t: len(t.rows))
 
     def heads(t: Table) -> set[str]:
         return {_cell_text(c.value).strip().lower() for c in t.header if _cell_text(c.value).strip()}
-    chosen = [t for t in lists if t is main or len(heads(t) & heads(main)) * 2 >= min(len(heads(t)), len(heads(main)))]
-    skipped = [(t.sheet or "", reasons[id(t)] or f"other columns than {main.sheet!r}") for t in tables if t not in chosen]
+
+    def names(t: Table) -> set[str]:  # the first column of words: the card names
+        for i in range(len(t.header)):
+            found = {_cell_text(r[i].value).strip() for r in t.rows if i < len(r) and isinstance(r[i].value, str)
+                     and r[i].value.strip()}
+            if found:
+                return found
+        return set()
+    from cardforge.scaffold.sheetplan import DECK_NAMES, TYPE_NAMES, header_words
+
+    main = lists[0]  # the first card list, as the designer ordered the worksheets
+    typed = any(set(header_words(_cell_text(c.value))) & {*TYPE_NAMES, *DECK_NAMES} for c in main.header)
+    chosen = [main]
+    skipped = []
+    for t in tables[1:] if tables[0] is main else tables:
+        if t is main:
+            continue
+        if reasons[id(t)] is not None:
+            skipped.append((t.sheet or "", reasons[id(t)] or ""))
+        elif len(heads(t) & heads(main)) * 2 < min(len(heads(t)), len(heads(main))):
+            skipped.append((t.sheet or "", f"other columns than {main.sheet!r}"))
+        elif typed:  # the first sheet says each card's type: a sheet like it is another set or version
+            skipped.append((t.sheet or "", f"a sheet like {main.sheet!r}, which has its own type column"))
+        elif any(len(names(t) & names(c)) * 5 >= len(names(t)) for c in chosen):
+            other = next(c for c in chosen if len(names(t) & names(c)) * 5 >= len(names(t)))
+            skipped.append((t.sheet or "", f"another version of {other.sheet!r}: it repeats its card names"))
+        else:
+            chosen.append(t)  # a sheet per card type
     return chosen, skipped
 
 
@@ -444,8 +471,12 @@ def new_from_sheet(root: Path, new: NewGame, sheet: Path, type_column: str | Non
     if plan is None:
         raise ScaffoldError(problems)
     if used or skipped:
+        by_reason: dict[str, list[str]] = {}
+        for name, why in skipped:
+            by_reason.setdefault(why, []).append(repr(name))
         plan.guesses.insert(0, Guess("worksheets", f"cards from {', '.join(map(repr, used))}" + "".join(
-            f"; not cards: {name!r} ({why})" for name, why in skipped), "--sheet NAME (once per worksheet)"))
+            f"; not cards: {', '.join(names)} ({why})" for why, names in by_reason.items()),
+            "--sheet NAME, once per worksheet"))
     pack = root / "cards" / new.slug
     targets = [pack / "game.yaml", pack / csv_name, *(pack / f for f in SHARED_FILES), root / "layouts" / f"{new.slug}.yaml"]
     clashes = [p for p in [pack, *targets] if p.exists()]

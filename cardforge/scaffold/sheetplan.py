@@ -269,8 +269,12 @@ def plan_sheet(table: Table, type_column: str | None = None,
     types: dict[str, CardTypePlan] = {}
     card_rows: list[tuple[int, str]] = []
     decks: dict[str, int] = {}
+    nameless: list[int] = []  # rows with values but no name (a running number, a formula's leftovers)
     for index, row in enumerate(rows):
         filled = [c for c in row if not _blank(c.value)]
+        if name is not None and _blank(cell(row, name)) and filled and len(filled) > 1:
+            nameless.append(row[0].row)
+            continue
         lone = filled[0] if len(filled) == 1 else None
         lone_column = next((c for c in columns if lone is not None and c.index == lone.column - 1), None)
         if lone is not None and (lone_column is None or lone_column.role not in ("type", "name", "title")) \
@@ -362,10 +366,14 @@ def plan_sheet(table: Table, type_column: str | None = None,
         renames[name.header] = "name"
     if name is not None and title != "name":
         renames[name.header] = title
-    icons = symbol_icons([_text(cell(rows[i], c)) for c in columns if c.role in ("", "text", "title") and c.kind == "string"
-                          for i, _ in card_rows if not _blank(cell(rows[i], c))])
-    if icons:
-        mapping["icons"] = {spec["symbol"]: icon for icon, spec in icons.items()}
+    texts = [_text(cell(rows[i], c)) for c in columns if c.role in ("", "text", "title") and c.kind == "string"
+             for i, _ in card_rows if not _blank(cell(rows[i], c))]
+    icons = symbol_icons(texts)
+    icons.update(token_icons(texts, set(icons)))
+    if any(spec["symbol"] for spec in icons.values()):
+        mapping["icons"] = {spec["symbol"]: icon for icon, spec in icons.items() if spec["symbol"]}
+    if nameless:
+        mapping["skip_when"] = f"not {name.field}"
     if renames:
         mapping["columns"] = renames
     if computed:
@@ -411,8 +419,12 @@ def plan_sheet(table: Table, type_column: str | None = None,
     if art is not None:
         guesses.append(Guess("art", f"column {art.header!r}", "the layout file"))
     if icons:
-        guesses.append(Guess("icons", ", ".join(f"{spec['symbol']} {{{k}}}" for k, spec in icons.items()),
+        guesses.append(Guess("icons", ", ".join(f"{spec['symbol'] or '{' + k + '}'} -> {{{k}}}" for k, spec in icons.items()),
                              "game.yaml icons:"))
+    if nameless:
+        where = f"row {nameless[0]}" if len(nameless) == 1 else f"rows {nameless[0]}-{nameless[-1]}"
+        guesses.append(Guess("rows skipped", f"{len(nameless)} row{'s' if len(nameless) > 1 else ''} without a name ({where})",
+                             f"the mapping's skip_when: not {name.field}"))
     return SheetPlan(columns=columns, types=types, mapping=mapping, names=names, backs=backs, guesses=guesses,
                      name_column=name,
                      numbers=[c for c in columns if not c.role and c.kind in ("integer", "number") and filled(c)],
@@ -435,6 +447,30 @@ def field_schema(column: Column) -> dict[str, Any]:
 
 
 _IGNORED = {0x200D, 0x20E3} | set(range(0xFE00, 0xFE10))  # joiners and variation selectors print nothing
+
+
+_TOKEN = re.compile(r"\{([A-Za-z0-9][A-Za-z0-9_ -]{0,23})\}")
+
+
+def token_icons(texts: list[str], taken: set[str]) -> dict[str, dict[str, str]]:
+    """Text icons for the ``{Token}``s the sheet writes (``{Y}``, ``{coin}``, ``{Gold}``): ``{icon
+    name: {label, text, color, symbol}}``, each printed as its first letters until the designer
+    draws it; ``symbol`` is the token as the sheet writes it when that is not already the icon
+    token (``{Y}`` -> ``{y}``: the mapping's ``icons:`` turns it), else empty."""
+    found: dict[str, dict[str, str]] = {}
+    for text in texts:
+        for match in _TOKEN.finditer(text):
+            word = match.group(1)
+            name = slug(word, "")
+            if not name or name in taken:
+                continue
+            if name in found:  # {y} and {Y}: the mapping turns either (it ignores case)
+                if match.group(0) != "{" + name + "}":
+                    found[name]["symbol"] = match.group(0)
+                continue
+            found[name] = {"label": word, "text": word[:2] if len(word) <= 2 else word[0].upper(), "color": "#4b3a6b",
+                           "symbol": "" if match.group(0) == "{" + name + "}" else match.group(0)}
+    return found
 
 
 def symbol_icons(texts: list[str]) -> dict[str, dict[str, str]]:
