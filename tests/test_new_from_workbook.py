@@ -179,3 +179,18 @@ def test_brace_tokens_become_icons_and_rows_without_a_name_are_skipped(tmp_path)
     said = " ".join(result.stderr.split())
     assert "{R} -> {r}" in said and "2 rows without a name" in said
     clean(tmp_path)
+
+
+def test_a_card_with_a_blank_type_cell_and_stats_with_question_marks(tmp_path):
+    (tmp_path / "units.csv").write_text("title,type,cost,power,text\n"
+                                        "Paladin,unit,2,3,Guard.\nSquire,unit,1,?,Follow.\nBolt,spell,1,,Deal 2.\n"
+                                        "Mamba,,3,+2,Bite.\n")
+    result = run_cli("new", "units", "--from", str(tmp_path / "units.csv"), "--root", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    game = yaml.safe_load((tmp_path / "cards/units/game.yaml").read_text())
+    assert list(game["card_types"]) == ["unit", "spell", "untyped"] and game["sources"]["units.csv"]["type"] == "untyped"
+    assert "1 card with a blank 'type' cell (row 5): card type 'Untyped'" in " ".join(result.stderr.split())
+    layout = yaml.safe_load((tmp_path / "layouts/units.yaml").read_text())
+    elements = layout["layouts"]["unit"]["elements"]
+    assert "badge_power" in elements and "badge_cost" in elements  # "?" and "+2" still make a stat a badge
+    clean(tmp_path)

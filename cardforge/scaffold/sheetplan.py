@@ -23,6 +23,7 @@ from cardforge.util.suggest import did_you_mean
 
 TYPE_NAMES = ("type", "kind", "category")
 DECK_NAMES = ("deck", "back", "pile", "set")  # a column saying which pile a card is shuffled into (its back)
+UNTYPED = "Untyped"  # the label of the card type of cards whose type cell is blank
 MANY_TYPES = 5  # more card types than this in one type column: guessed to share one back (one pile)
 QUANTITY = (*QUANTITY_NAMES, "number")
 NAME_NAMES = ("name", "title", "card_name", "card")
@@ -269,6 +270,7 @@ def plan_sheet(table: Table, type_column: str | None = None,
     types: dict[str, CardTypePlan] = {}
     card_rows: list[tuple[int, str]] = []
     decks: dict[str, int] = {}
+    untyped: list[int] = []  # rows of cards whose type cell is blank
     nameless: list[int] = []  # rows with values but no name (a running number, a formula's leftovers)
     for index, row in enumerate(rows):
         filled = [c for c in row if not _blank(c.value)]
@@ -282,9 +284,9 @@ def plan_sheet(table: Table, type_column: str | None = None,
             skip_rows.append(lone.row)
             continue
         value = cell(row, type_col) if type_col is not None else None
-        label = _text(value) if not _blank(value) else ("Card" if type_col is None else "")
-        if not label:
-            continue  # a card without a type: `cardforge check` reports it on its row
+        label = _text(value) if not _blank(value) else ("Card" if type_col is None else UNTYPED)
+        if label == UNTYPED:
+            untyped.append(row[0].row)  # a card whose type cell is blank: a type of its own, said in the summary
         type_id = slug(label, f"type-{len(types) + 1}")
         plan = types.setdefault(type_id, CardTypePlan(type_id, label))
         plan.rows.append(index)
@@ -334,7 +336,14 @@ def plan_sheet(table: Table, type_column: str | None = None,
 
     images = [c for c in columns if not c.role and c.kind in ("string", "enum") and filled(c)
               and all(IMAGE.search(v) for v in filled(c))]
-    strings = [c for c in columns if not c.role and c.kind == "string" and c is not art and c not in images]
+    def stat(c: Column) -> bool:  # short values, mostly numbers (+2, ?, X): a badge, though not a number field
+        values = filled(c)
+        numeric = [v for v in values if re.fullmatch(r"[+-]?\d+", v)]
+        return bool(values) and all(len(v) <= 3 for v in values) and len(numeric) * 2 >= len(values)
+
+    stats = [c for c in columns if not c.role and c.kind == "string" and c is not art and c not in images and stat(c)]
+    strings = [c for c in columns if not c.role and c.kind == "string" and c is not art and c not in images
+               and c not in stats]
 
     def length(c: Column) -> float:
         found = [len(_text(cell(r, c))) for r in rows if not _blank(cell(r, c))]
@@ -359,6 +368,8 @@ def plan_sheet(table: Table, type_column: str | None = None,
         mapping["type_column"] = type_col.header
     if type_col is None:
         mapping["type"] = next(iter(types))
+    elif untyped:
+        mapping["type"] = slug(UNTYPED, "untyped")  # the card type of a row whose type cell is blank
     if quantity is not None and normal(quantity.header) not in QUANTITY_NAMES:
         mapping["quantity"] = quantity.header
     renames = {c.header: c.field for c in columns if not c.role and normal(c.header) != c.field}
@@ -421,13 +432,19 @@ def plan_sheet(table: Table, type_column: str | None = None,
     if icons:
         guesses.append(Guess("icons", ", ".join(f"{spec['symbol'] or '{' + k + '}'} -> {{{k}}}" for k, spec in icons.items()),
                              "game.yaml icons:"))
+    if untyped:
+        rows_said = ", ".join(map(str, untyped[:6])) + (" ..." if len(untyped) > 6 else "")
+        guesses.append(Guess("no type", f"{len(untyped)} card{'s' if len(untyped) > 1 else ''} with a blank "
+                             f"{type_col.header!r} cell (row{'s' if len(untyped) > 1 else ''} {rows_said}): card type "
+                             f"{UNTYPED!r}", f"fill the cells, or the mapping's type: {slug(UNTYPED, 'untyped')}"))
     if nameless:
         where = f"row {nameless[0]}" if len(nameless) == 1 else f"rows {nameless[0]}-{nameless[-1]}"
         guesses.append(Guess("rows skipped", f"{len(nameless)} row{'s' if len(nameless) > 1 else ''} without a name ({where})",
                              f"the mapping's skip_when: not {name.field}"))
     return SheetPlan(columns=columns, types=types, mapping=mapping, names=names, backs=backs, guesses=guesses,
                      name_column=name,
-                     numbers=[c for c in columns if not c.role and c.kind in ("integer", "number") and filled(c)],
+                     numbers=[c for c in columns if not c.role and filled(c) and (c.kind in ("integer", "number")
+                                                                                  or c in stats)],
                      words=[c for c in columns if not c.role and c.kind == "enum" and c not in images],
                      images=images, extra_text=extra_text, short=short,
                      image_values={c.field: sorted(set(filled(c))) for c in images},
