@@ -169,13 +169,14 @@ def test_sheets_of_versions_are_left_out_and_sheets_per_type_joined(tmp_path):
 
 def test_brace_tokens_become_icons_and_rows_without_a_name_are_skipped(tmp_path):
     (tmp_path / "mana.csv").write_text("Name,Cost,Effect,No\nBolt,{R},Deal 3 damage. Costs {R}.,1\n"
-                                       "Growth,{G}{G},Add {g} twice.,2\n,{},,3\n,{G},,4\n,,,5\n")
+                                       "Growth,{G}{G},Add {g} twice.,2\n,{},,3\n,{G},,4\n,,,5\nFizzle,{},Nothing happens.,6\n")
     result = run_cli("new", "mana", "--from", str(tmp_path / "mana.csv"), "--root", str(tmp_path))
     assert result.exit_code == 0, result.output
     game = yaml.safe_load((tmp_path / "cards/mana/game.yaml").read_text())
     assert sorted(game["icons"]) == ["g", "r"] and game["icons"]["r"]["text"] == "R"
     mapping = game["sources"]["mana.csv"]
     assert mapping["icons"] == {"{R}": "r", "{G}": "g"} and mapping["skip_when"] == "not name"
+    assert mapping["computed"] == {"cost": "{{ cost | replace('{}', '\\\\{}') }}"}  # empty braces print as written
     said = " ".join(result.stderr.split())
     assert "{R} -> {r}" in said and "2 rows without a name" in said
     clean(tmp_path)

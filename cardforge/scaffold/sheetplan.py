@@ -385,6 +385,10 @@ def plan_sheet(table: Table, type_column: str | None = None,
         mapping["icons"] = {spec["symbol"]: icon for icon, spec in icons.items() if spec["symbol"]}
     if nameless:
         mapping["skip_when"] = f"not {name.field}"
+    for c in columns:  # empty braces ({}) are no icon token: printed as written, escaped for the markup
+        if c.role in ("", "text") and c.kind == "string" and c.field not in computed and \
+                any("{}" in _text(cell(rows[i], c)) for i, _ in card_rows if not _blank(cell(rows[i], c))):
+            computed[c.field] = f"{{{{ {c.field} | replace('{{}}', '\\\\{{}}') }}}}"
     if renames:
         mapping["columns"] = renames
     if computed:
