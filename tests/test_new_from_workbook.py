@@ -195,3 +195,31 @@ def test_a_card_with_a_blank_type_cell_and_stats_with_question_marks(tmp_path):
     elements = layout["layouts"]["unit"]["elements"]
     assert "badge_power" in elements and "badge_cost" in elements  # "?" and "+2" still make a stat a badge
     clean(tmp_path)
+
+
+def test_a_two_row_header_and_columns_of_marks(tmp_path):
+    # a sheet per card type, each with a row of group labels over the column names, X marking a column
+    book = Workbook()
+    for title, rows in (("Protocol", [[None, None, "Provides", None, "Needs", None],
+                                      ["Name", "Cost", "Address", "Speed", "Address", "Speed"],
+                                      ["Ping", 2, "X", None, None, "X"], ["Relay", 3, None, "X", "X", None]]),
+                        ("Service", [[None, None, "Provides", None, "Needs", None],
+                                     ["Name", "Cost", "Address", "Speed", "Address", "Speed"],
+                                     ["Mail", 1, None, None, "X", None], ["Chat", 2, None, "X", "X", "X"]])):
+        sheet = book.active if title == "Protocol" else book.create_sheet(title)
+        sheet.title = title
+        for row in rows:
+            sheet.append(row)
+    book.save(tmp_path / "net.xlsx")
+    result = run_cli("new", "net", "--from", str(tmp_path / "net.xlsx"), "--root", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    header = (tmp_path / "cards/net/net.csv").read_text().splitlines()[0]
+    assert header == "Type,Name,Cost,Provides Address,Provides Speed,Needs Address,Needs Speed"
+    clean(tmp_path)
+    assert run_cli("build", "net", "--root", str(tmp_path)).exit_code == 0
+    import pdfplumber
+
+    with pdfplumber.open(tmp_path / "output/net/deck.pdf") as pdf:
+        text = " ".join(pdf.pages[0].extract_text().split())
+    assert "Provides Address · Needs Speed" in text and "Needs Address" in text  # the marked columns by name
+    assert " X " not in f" {text} "  # never the bare mark

@@ -46,6 +46,32 @@ def _cell_text(value: Any) -> str:
     return str(value)
 
 
+def group_header(table: Table) -> Table:
+    """``table`` with a two-row header made one: when the first row only labels groups of columns
+    (``Provided`` over Address, Latency; ``Required`` over Address, Latency) and the row under it
+    names every column, the header is the second row, each name after its group's label
+    (``Provided Address``), so no two columns share a name. Other tables are returned as they are."""
+    from dataclasses import replace
+
+    if not table.rows:
+        return table
+    top = [c for c in table.header if _cell_text(c.value).strip()]
+    below = [c for c in table.rows[0] if _cell_text(c.value).strip()]
+    if not top or len(top) * 2 > len(below) or not all(isinstance(c.value, str) for c in below):
+        return table
+    labels: dict[int, str] = {c.column: _cell_text(c.value).strip() for c in top}
+    names = [_cell_text(c.value).strip() for c in below]
+    if len(set(names)) == len(names) and not any(col in labels for col in (c.column for c in below)):
+        return table
+    header, group = [], ""
+    for c in table.rows[0]:
+        group = labels.get(c.column, group)
+        name = _cell_text(c.value).strip()
+        value = f"{group} {name}" if name and group and c.column >= min(labels) else (name or None)
+        header.append(replace(c, value=value))
+    return replace(table, header=header, rows=table.rows[1:])
+
+
 def not_a_card_list(table: Table) -> str | None:
     """Why a worksheet is not a list of cards (None when it looks like one): a header row of at
     least two names, two rows or more, and a column of words (card names), not only figures."""
@@ -131,7 +157,7 @@ def sheet_as_csv(sheet: Path, display: str, sheets: list[str] | None = None) -> 
     if sheet.suffix.lower() == ".csv":
         read_tables(sheet, display)  # a file it cannot read is reported here
         return sheet.read_bytes(), [], []
-    tables = [t for t in read_tables(sheet, display, cached=False) if t.header]
+    tables = [group_header(t) for t in read_tables(sheet, display, cached=False) if t.header]
     if not tables:
         raise SourceError([diag("source-value", f"{display} holds no rows", file=display)])
     tables, skipped = choose_sheets(tables, sheets, display)
@@ -318,6 +344,10 @@ def _text_template(plan: SheetPlan) -> str | None:
         parts.append(f"{{% if card.{plan.text.field} is defined %}}{{{{ card.{plan.text.field} }}}}{{% endif %}}")
     for c in plan.extra_text:
         parts.append(f"{{% if card.{c.field} is defined %}}\n*{{{{ card.{c.field} }}}}*{{% endif %}}")
+    if plan.flags:  # the marked columns of the card, by their headers, on one line
+        marked = ", ".join(f"({_literal(c.header)} if card.{c.field} is defined)" for c in plan.flags)
+        parts.append(f"{{% set marked = [{marked}] | select('defined') | list %}}"
+                     "{% if marked %}\n{{ marked | join(' · ') }}{% endif %}")
     for c in _text_lines(plan):
         parts.append(f"{{% if card.{c.field} is defined %}}\n**{_caption(c.header)}:** {{{{ card.{c.field} }}}}{{% endif %}}")
     return "".join(parts) or None
@@ -346,7 +376,7 @@ def layout_yaml(new: NewGame, plan: SheetPlan, found: dict[str, list[str]] | Non
                          "font": "sans-italic", "size": "7pt", "min_size": "5.5pt", "align": "left", "valign": "middle",
                          "color": "#555555"}
     template = _text_template(plan)
-    text_h = (h * (0.38 if plan.extra_text or _text_lines(plan) else 0.33)) if template else 0
+    text_h = (h * (0.38 if plan.extra_text or _text_lines(plan) or plan.flags else 0.33)) if template else 0
     badges = plan.numbers[:BADGES]
     badge_h = 14.0 if badges else 0
     art_top = m + 15
@@ -378,7 +408,7 @@ def layout_yaml(new: NewGame, plan: SheetPlan, found: dict[str, list[str]] | Non
                 "font": "condensed", "size": "6pt", "min_size": "5pt", "align": "center", "valign": "top", "color": "#555555"}
     if template:
         text: dict[str, Any] = {"kind": "text", "box": _mm(m, h - m - text_h, w - 2 * m, text_h)}
-        if plan.text is not None and not plan.extra_text and not _text_lines(plan):
+        if plan.text is not None and not plan.extra_text and not _text_lines(plan) and not plan.flags:
             text.update({"field": plan.text.field, "when": f"card.{plan.text.field} is defined"})
         else:
             text["template"] = template
@@ -425,7 +455,7 @@ def _image(field: str, found: list[str], plan: SheetPlan, box: list[str]) -> dic
 
 def not_printed(plan: SheetPlan) -> list[tuple[str, str]]:
     """The columns the starter layout does not print, each with the reason: ``[(header, reason)]``."""
-    printed = {id(c) for c in [*plan.words, *plan.short, *plan.numbers, *plan.images[:4], *plan.extra_text]}
+    printed = {id(c) for c in [*plan.words, *plan.short, *plan.numbers, *plan.images[:4], *plan.extra_text, *plan.flags]}
     out = []
     for c in plan.columns:
         if c.role in ("type", "name", "title", "text") or id(c) in printed:

@@ -32,6 +32,7 @@ ART_NAMES = ("picture", "art", "image", "file", "img", "art_file", "artwork", "i
 TEXT_NAMES = ("text", "rules", "rules_text", "effect", "ability", "description")
 IMAGE = re.compile(r"\.(png|jpe?g|svg|gif|webp|tiff?)$", re.IGNORECASE)
 RESERVED = {"name", "type", "quantity", "layout", "provisional", "source", "note", "id"}
+MARKS = {"x", "✓", "✔", "•", "yes", "y", "*"}  # a cell that only marks: the column is a flag
 ENUM_MAX = 8  # at most this many distinct words, each used twice or more, make an enum
 _INT = re.compile(r"^[+-]?\d+$")
 _NUM = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
@@ -81,6 +82,7 @@ class SheetPlan:
     name_column: Column | None = None
     images: list[Column] = dc_field(default_factory=list)  # columns of image file names (art, icons)
     image_values: dict[str, list[str]] = dc_field(default_factory=dict)  # image field -> the file names it holds
+    flags: list[Column] = dc_field(default_factory=list)  # columns only ever marked (X, ✓): printed as their header
     extra_text: list[Column] = dc_field(default_factory=list)  # long text besides the text column (flavour)
     short: list[Column] = dc_field(default_factory=list)  # short text of varied values (printed with the words)
 
@@ -341,9 +343,12 @@ def plan_sheet(table: Table, type_column: str | None = None,
         numeric = [v for v in values if re.fullmatch(r"[+-]?\d+", v)]
         return bool(values) and all(len(v) <= 3 for v in values) and len(numeric) * 2 >= len(values)
 
-    stats = [c for c in columns if not c.role and c.kind == "string" and c is not art and c not in images and stat(c)]
+    flags = [c for c in columns if not c.role and c.kind in ("enum", "string") and filled(c)
+             and all(v.strip().lower() in MARKS for v in filled(c))]
+    stats = [c for c in columns if not c.role and c.kind == "string" and c is not art and c not in images
+             and c not in flags and stat(c)]
     strings = [c for c in columns if not c.role and c.kind == "string" and c is not art and c not in images
-               and c not in stats]
+               and c not in stats and c not in flags]
 
     def length(c: Column) -> float:
         found = [len(_text(cell(r, c))) for r in rows if not _blank(cell(r, c))]
@@ -449,7 +454,8 @@ def plan_sheet(table: Table, type_column: str | None = None,
                      name_column=name,
                      numbers=[c for c in columns if not c.role and filled(c) and (c.kind in ("integer", "number")
                                                                                   or c in stats)],
-                     words=[c for c in columns if not c.role and c.kind == "enum" and c not in images],
+                     words=[c for c in columns if not c.role and c.kind == "enum" and c not in images and c not in flags],
+                     flags=flags,
                      images=images, extra_text=extra_text, short=short,
                      image_values={c.field: sorted(set(filled(c))) for c in images},
                      text=text, skip_rows=skip_rows, deck=deck, decks=decks, title=title,
