@@ -54,8 +54,8 @@ def test_a_card_error_names_the_field_and_an_unknown_field_gets_a_did_you_mean(t
     cards.write_text(cards.read_text().replace("    cost: 1\n", "    cots: 1\n").replace("cost: 3", "cost: three"))
     found = diagnostics(tmp_path, "schema")
     messages = sorted(d["message"] for d in found)
-    assert messages == ["card card 'Market Day': unknown key 'cots'; did you mean 'cost'?",
-                        "card card 'Tax Collector': cost: 'three' is not of type 'integer'"]
+    assert messages == ["card 'Market Day': unknown key 'cots'; did you mean 'cost'?",
+                        "card 'Tax Collector': cost: 'three' is not of type 'integer'"]
     assert all(d["line"] > 1 for d in found)
 
 
@@ -96,6 +96,6 @@ def test_unmatched_emphasis_and_stray_braces_are_warnings_at_their_column(tmp_pa
     found = sorted((d["line"], d["column"], d["message"]) for d in diagnostics(tmp_path, "markup-unmatched"))
     line = next(i for i, l in enumerate(text.splitlines(), 1) if "**Gain 2" in l)
     col = text.splitlines()[line - 1].index('"') + 2  # first character inside the quotes
-    assert found == [(line, col, "card card 'Market Day': '**' starts bold text that is never closed"),
-                     (line, col + 9, "card card 'Market Day': '{Coin}' is not an icon token")]
+    assert found == [(line, col, "card 'Market Day': '**' starts bold text that is never closed"),
+                     (line, col + 9, "card 'Market Day': '{Coin}' is not an icon token")]
     assert diagnostics(tmp_path, "schema") == []

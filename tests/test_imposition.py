@@ -114,7 +114,8 @@ def test_a_tight_sheet_is_said_with_the_choices(tmp_path):
     root = make_project(tmp_path, "through-the-gate")
     result = run_cli("build", "through-the-gate", "--root", str(root))
     assert result.exit_code == 0
-    assert "warning[sheet-tight]" in result.stderr and "--fit marks" in result.stderr and "--paper a4" in result.stderr
+    assert "0 warnings" in result.stderr and "warning[sheet-tight]" not in result.stderr  # a note, not a warning
+    assert "no bleed between cards" in result.stderr and "--fit marks" in result.stderr and "--paper a4" in result.stderr
     result = run_cli("build", "through-the-gate", "--root", str(root), "--fit", "marks")
     assert result.exit_code == 0 and "sheet-tight" not in result.stderr
     with pdfplumber.open(root / "output/through-the-gate/deck.pdf") as pdf:

@@ -20,7 +20,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             wrong = misshapen(card, spec)
             if wrong:
                 top = wrong[0].split(".")[0]
-                found.append(diag("field-shape", f"{card.type} card {card.name!r}: `{wrong[0]}` should be {wrong[1]} "
+                found.append(diag("field-shape", f"{card.label}: `{wrong[0]}` should be {wrong[1]} "
                                   f"(chart {spec.get('title', i + 1)!r} reads it), not {_shape(card.data, wrong[0])}",
                                   file=card.source.file, line=card.source.line(top), column=card.source.column(top),
                                   card=card.name))

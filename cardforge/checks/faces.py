@@ -83,7 +83,7 @@ def _face(face: Face, ctx: dict, card: Card, game: Game, layouts: LayoutSet, fou
 
     def report(key: tuple, code: str, message: str, **extra) -> None:
         if key not in found:
-            found[key] = diag(code, f"{card.type} card {card.name!r}: {message}", file=file, line=line,
+            found[key] = diag(code, f"{card.label}: {message}", file=file, line=line,
                               card=card.name, **extra)
 
     def run(what: str, source: str, is_expression: bool = False):

@@ -81,7 +81,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                 best = near[word]
                 if best is not None:
                     line, col = field.position(match.start())
-                    found.append(diag("term-misspelt", f"{card.type} card {card.name!r}: \"{match.group(0)}\" is not a "
+                    found.append(diag("term-misspelt", f"{card.label}: \"{match.group(0)}\" is not a "
                                       f"glossary term", file=card.source.file, line=line, column=col,
                                       hint=f'did you mean "{best}" ({all_forms[best]})?', card=card.name))
     corpus_parts += [t.label for t in game.card_types.values()]  # printed on type lines

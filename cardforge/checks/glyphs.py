@@ -172,7 +172,7 @@ def _icon_elements(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                         continue
                     at = game.source.line("icons", icon.name, "text")
                     found[key] = report(icon.text, {styled(el.style.font, True, False)},
-                                        f"{card.type} card {card.name!r}: the layout element {el.name!r} draws the "
+                                        f"{card.label}: the layout element {el.name!r} draws the "
                                         f"text icon {icon.name!r} ({icon.text!r}, game.yaml line {at}), which",
                                         game, dict(file=layouts.file, line=el.line, card=card.name))
     return [d for ds in found.values() for d in ds]

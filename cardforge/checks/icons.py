@@ -56,7 +56,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                 used.add(name)
                 if name not in declared:
                     line, col = field.position(offset)
-                    found.append(diag("icon-unknown", f"{card.type} card {card.name!r} uses the icon {{{name}}}, "
+                    found.append(diag("icon-unknown", f"{card.label} uses the icon {{{name}}}, "
                                       "which game.yaml does not declare", file=card.source.file, line=line, column=col,
                                       hint=did_you_mean(name, declared), card=card.name))
     used |= layout_icons(layouts)

@@ -73,7 +73,7 @@ def _table(card: Card, side: str, el, ctx: dict, file: str, game: Game) -> list[
         return []
     need_w = sum(fitted.widths)
     return [diag("layout-overflow",
-                 f"{card.type} card {card.name!r}: {side} table `{el.name}` ({fitted.rows} rows) does not fit its "
+                 f"{card.label}: {side} table `{el.name}` ({fitted.rows} rows) does not fit its "
                  f"{to_mm(bw):.1f} x {to_mm(bh):.1f} mm box at the minimum {fitted.size:g} pt "
                  f"(it needs {to_mm(need_w):.1f} mm across, {to_mm(sum(fitted.heights)):.1f} mm down)",
                  file=card.source.file, line=card.source.line(), card=card.name,
@@ -89,7 +89,7 @@ def _undrawn(card: Card, side: str, el, over: str, exc: Exception, file: str) ->
     fails on ``card``, at the line of the card field it reads (``card.rows``); ``layout-invalid``
     at the element's line when the expression does not parse."""
     if isinstance(exc, TemplateError):  # the expression itself: at its line in the layout file
-        return diag("layout-invalid", f"{card.type} card {card.name!r}: `{el.name}` reads `{over}`, which does not "
+        return diag("layout-invalid", f"{card.label}: `{el.name}` reads `{over}`, which does not "
                     f"parse: {exc.message}", file=file, line=el.line, card=card.name)
     named = re.search(r"\bcard\.([A-Za-z_][A-Za-z0-9_]*)", over)
     field = named.group(1) if named and named.group(1) in card.data else None
@@ -97,7 +97,7 @@ def _undrawn(card: Card, side: str, el, over: str, exc: Exception, file: str) ->
     column = card.source.column(field) if field else 0
     code = "template-budget" if isinstance(exc, BudgetExceeded) else "field-shape"
     message = str(exc)
-    return diag(code, f"{card.type} card {card.name!r}: {side} `{el.name}` cannot be drawn: {message}",
+    return diag(code, f"{card.label}: {side} `{el.name}` cannot be drawn: {message}",
                 file=card.source.file, line=line, column=column, card=card.name,
                 hint=f"give the card's `{field or over}` the shape `{el.name}` reads ({file}, line {el.line})")
 
@@ -127,7 +127,7 @@ def _overflow(card: Card, side: str, face: Face, ctx: dict, layout: Layout, file
             fits = len(placed) - len(out)
             found.append(diag(
                 "layout-overflow",
-                f"{card.type} card {card.name!r}: {side} `{el.name}` has {len(placed)} items but only "
+                f"{card.label}: {side} `{el.name}` has {len(placed)} items but only "
                 f"{fits} fit its space; item {out[0].index + 1} onwards would print outside it",
                 file=card.source.file, line=card.source.line(), card=card.name,
                 hint=f"shorten the list, or give `{el.name}` in {file} (line {el.line}) a smaller step or a larger `within`"))

@@ -55,6 +55,6 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                 continue
             for offset, message, hint in problems_in(field.text):
                 line, col = field.position(offset)
-                found.append(diag("markup-unmatched", f"{card.type} card {card.name!r}: {message}",
+                found.append(diag("markup-unmatched", f"{card.label}: {message}",
                                   file=card.source.file, line=line, column=col, hint=hint, card=card.name))
     return found

@@ -4,11 +4,14 @@ Code: ``file-unread`` (warning, on the file). cardforge reads game.yaml, errata.
 files (``*.yaml``, ``*.csv``), sheet.md and rulebook.md; a file is also in use when
 game.yaml, a card file or the layout file names it (icons, images, an imported spreadsheet).
 Notes for people (``*.md`` such as ERRATA.md or an icon LICENSE.md, ``*.txt``) and hidden
-files are never reported. Anything else (a spreadsheet saved as .xls, a card file spelt
+files are never reported. A path written as a template (``art/art_{{ card.icon }}.svg`` in the
+layout) names every file it can match: its literal parts must match, each ``{{ ... }}`` may
+stand for any text. Anything else (a spreadsheet saved as .xls, a card file spelt
 ``.yml``, a stray image) would otherwise be silently ignored.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from cardforge.util.paths import InputFileError, read_limited
@@ -25,9 +28,27 @@ HINTS = {".yml": "cardforge reads card files ending in .yaml: rename it",
          ".json": "import it with `cardforge import`"}
 
 
+_TEMPLATED = re.compile(r"[\w./-]*(?:\{\{[^{}]*\}\}[\w./-]*)+")
+_PLACE = re.compile(r"\{\{[^{}]*\}\}")
+
+
+def templated_paths(texts: str) -> list[re.Pattern]:
+    """The paths written as templates in ``texts`` (``art/art_{{ card.icon }}.svg``), each as a
+    pattern a pack-relative path matches: literal parts as written, a placeholder any text. A
+    template with no literal folder or file ending (``{{ card.art }}``) names nothing by itself."""
+    found = {}
+    for match in _TEMPLATED.finditer(texts):
+        literal = _PLACE.sub("", match.group(0))
+        if "/" not in literal and not re.search(r"\.\w+$", literal):
+            continue
+        pattern = ".+".join(re.escape(part) for part in _PLACE.split(match.group(0)))
+        found[pattern] = re.compile(rf"(?:^|/){pattern}$")
+    return list(found.values())
+
+
 def _texts(game: Game) -> str:
     parts = []
-    for path in [game.root / "game.yaml", *(game.root.glob("*.yaml")),
+    for path in [game.root / "game.yaml", *(game.root.glob("*.yaml")), *(game.root.glob("*.csv")),
                  game.root.parent.parent / "layouts" / f"{game.slug}.yaml"]:
         try:
             parts.append(read_limited(path).decode("utf-8", "replace"))
@@ -38,6 +59,7 @@ def _texts(game: Game) -> str:
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     texts = None
+    patterns: list[re.Pattern] = []
     found = []
     for path in sorted(game.root.rglob("*")):
         rel = path.relative_to(game.root)
@@ -47,8 +69,10 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             continue
         if path.suffix.lower() in NOTES:
             continue
-        texts = _texts(game) if texts is None else texts
-        if rel.as_posix() in texts or path.name in texts:
+        if texts is None:
+            texts = _texts(game)
+            patterns = templated_paths(texts)
+        if rel.as_posix() in texts or path.name in texts or any(p.search(rel.as_posix()) for p in patterns):
             continue
         found.append(diag("file-unread", f"cardforge does not read {rel.as_posix()}, and no file of the pack names it",
                           file=display_path(path),

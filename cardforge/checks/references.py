@@ -3,7 +3,10 @@
 Two sources of references:
 
 * **Card text.** Runs of capitalised words ("Silver Apple", "Bag of Fairy Dust") are
-  compared with the game's card names (leading articles ignored). A run that nearly
+  compared with the game's card names (leading articles ignored). Only fields a card face
+  prints are read (a text element's ``field``, or a ``card.FIELD`` its template names), and
+  not a field whose schema allows only a few words (``enum``: a category, a deck's name on
+  its back, never a reference). A run that nearly
   matches a card name without being one is a ``ref-unknown`` warning with a did-you-mean;
   a run that is like no card name is ordinary prose and is left alone.
 * **Declared lists.** ``references:`` in game.yaml names data paths whose values must
@@ -44,16 +47,49 @@ def _norm(name: str) -> str:
 
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
-    return _text_references(game) + _declared(game)
+    return _text_references(game, layouts) + _declared(game)
 
 
-def _text_references(game: Game) -> list[Diagnostic]:
+def _printed(game: Game, layouts: LayoutSet | None, card) -> set[str] | None:
+    """The top-level fields of ``card`` that read as card text: printed by its layout, no enum
+    of its schema (None: every field, when there is no layout or it prints through a table)."""
+    from cardforge.elements.text import CARD_FIELD
+
+    if layouts is None:
+        return None
+    try:
+        layout = layouts.for_card(card)
+    except Exception:  # a card without a layout is reported by the layout checks
+        return None
+    fields: set[str] = set()
+    for face in (layout.front, layout.back):
+        for el in face.elements if face is not None else ():
+            if el.kind == "table":
+                return None
+            if el.kind == "text":
+                fields |= {el.field} if el.field else {a or b for a, b in CARD_FIELD.findall(el.template or "")}
+    card_type = game.card_types.get(card.type)
+    schema = card_type.schema if card_type is not None else None
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if isinstance(props, dict):
+        fields -= {k for k, v in props.items() if isinstance(v, dict) and "enum" in v}
+    return fields
+
+
+def _text_references(game: Game, layouts: LayoutSet | None = None) -> list[Diagnostic]:
     names = {_norm(c.name): c.name for c in game.cards}
     found = []
     near: dict[str, str | None] = {}  # run -> the card name it is a near miss of (None: none); runs recur
     vocabulary = checkresults.words_digest(names)
+    printed: dict[tuple[str, int], set[str] | None] = {}
     for card in game.cards:
+        key = (card.type, layouts.name_for(card) if layouts is not None else "",
+               id(card) if isinstance(card.data.get("layout"), dict) else 0)
+        if key not in printed:
+            printed[key] = _printed(game, layouts, card)
         for field in card_texts(card):
+            if printed[key] is not None and field.path[0] not in printed[key]:
+                continue
             text = TOKEN.sub(lambda m: " " * len(m.group(0)), field.text)  # hide icon tokens, keep offsets
             for match in RUN.finditer(text):
                 run = _norm(match.group(0))
@@ -62,7 +98,7 @@ def _text_references(game: Game) -> list[Diagnostic]:
                 best = near[run]
                 if best is not None:
                     line, col = field.position(match.start())
-                    found.append(diag("ref-unknown", f"{card.type} card {card.name!r}: \"{match.group(0)}\" names no card",
+                    found.append(diag("ref-unknown", f"{card.label}: \"{match.group(0)}\" names no card",
                                       file=card.source.file, line=line, column=col,
                                       hint=f'did you mean "{names[best]}"?', card=card.name))
     return found

@@ -166,7 +166,7 @@ def _choices(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             try:
                 chosen = choose(spec, card, game.data)
             except (LookupError, TemplateFailure, BudgetExceeded, jinja2.TemplateError) as exc:
-                found.append(diag(f"{what}-unknown", f"{card.type} card {card.name!r} chooses no {what}: {exc}",
+                found.append(diag(f"{what}-unknown", f"{card.label} chooses no {what}: {exc}",
                                   hint=hint, **where))
                 continue
             if known is not None and chosen not in known:
@@ -174,7 +174,7 @@ def _choices(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
 
                 where_defined = "`backs:`" if what == "back" else "`layouts:`"
                 found.append(diag(f"{what}-unknown",
-                                  f"{card.type} card {card.name!r} chooses the {what} {chosen!r}, which {layouts.file} does not define under {where_defined}",
+                                  f"{card.label} chooses the {what} {chosen!r}, which {layouts.file} does not define under {where_defined}",
                                   hint="; ".join(h for h in (did_you_mean(chosen, known), hint) if h), **where))
     return found
 

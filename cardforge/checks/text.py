@@ -84,7 +84,7 @@ def _control(field: TextField) -> list[Diagnostic]:
         code = ord(ch)
         if code in BIDI or (unicodedata.category(ch) == "Cc" and ch not in "\n\t"):
             name = unicodedata.name(ch, "control character")
-            return [diag("text-control", f"{field.card.type} card {field.card.name!r}: `{'/'.join(map(str, field.path))}` "
+            return [diag("text-control", f"{field.card.label}: `{'/'.join(map(str, field.path))}` "
                          f"holds U+{code:04X} ({name}), which is invisible and must not be printed",
                          hint="delete the character (retype the text around it)", **_where(field, i))]
     return []
@@ -97,7 +97,7 @@ def _glyphs(field: TextField, faces: set[str], game: Game) -> list[Diagnostic]:
     gone = missing(field.text, faces)
     if not gone:
         return []
-    return report(field.text, faces, f"{field.card.type} card {field.card.name!r}: `{'/'.join(map(str, field.path))}`",
+    return report(field.text, faces, f"{field.card.label}: `{'/'.join(map(str, field.path))}`",
                   game, _where(field, gone[0][0]), base="replace them, or draw them as an icon ({name})")
 
 
@@ -111,7 +111,7 @@ def _icon_glyphs(field: TextField, faces: set[str], game: Game) -> list[Diagnost
         if icon is None or icon.svg is not None or not icon.text:
             continue
         bold = {styled(face, True, False) for face in faces}
-        found += report(icon.text, bold, f"{field.card.type} card {field.card.name!r}: `{'/'.join(map(str, field.path))}` "
+        found += report(icon.text, bold, f"{field.card.label}: `{'/'.join(map(str, field.path))}` "
                         f"prints the text icon {{{name}}} ({icon.text!r}), which", game, _where(field, offset))
     return found
 
@@ -130,6 +130,6 @@ def _tokens(field: TextField, game: Game) -> list[Diagnostic]:
                 continue
             message = f"the icon token {{{unclosed} is not closed with }}"
             hint = f"write {{{unclosed}}}"
-        found.append(diag("icon-unknown", f"{field.card.type} card {field.card.name!r}: {message}", hint=hint,
+        found.append(diag("icon-unknown", f"{field.card.label}: {message}", hint=hint,
                           **_where(field, m.start())))
     return found

@@ -61,7 +61,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                     what.append(f"a word {to_mm(block.overflow_w):.1f} mm too wide")
                 found.append(diag(
                     "text-overflow",
-                    f"{card.type} card {card.name!r}: {side} `{el.name}` does not fit its box at the minimum "
+                    f"{card.label}: {side} `{el.name}` does not fit its box at the minimum "
                     f"{block.size:g} pt ({', '.join(what)})",
                     file=card.source.file, line=card.source.line(field) if el.field else card.source.line(),
                     hint=f"shorten the text, or enlarge `{el.name}` in {layouts.file} (line {el.line})"))
@@ -79,7 +79,7 @@ def _typography(card, side: str, fits: list, layouts: LayoutSet) -> list[Diagnos
         if fitted.block.smallest < MIN_PRINTED - 1e-9:
             found.append(diag(
                 "text-too-small",
-                f"{card.type} card {card.name!r}: {side} `{el.name}` prints at {fitted.block.smallest:g} pt, under "
+                f"{card.label}: {side} `{el.name}` prints at {fitted.block.smallest:g} pt, under "
                 f"the {MIN_PRINTED:g} pt a printed card can be read at",
                 file=card.source.file, line=card.source.line(el.field) if el.field else card.source.line(),
                 card=card.name, hint=f"raise `size`/`min_size` of `{el.name}` in {layouts.file} (line {el.line}) "
@@ -92,7 +92,7 @@ def _typography(card, side: str, fits: list, layouts: LayoutSet) -> list[Diagnos
         if title.block.size < body.block.size - 1e-9:
             found.append(diag(
                 "layout-hierarchy",
-                f"{card.type} card {card.name!r}: {side} title `{title.element.name}` prints at "
+                f"{card.label}: {side} title `{title.element.name}` prints at "
                 f"{title.block.size:g} pt, smaller than the body `{body.element.name}` at {body.block.size:g} pt "
                 f"(its min_size)", file=card.source.file, line=card.source.line(), card=card.name,
                 hint=f"shorten the title, enlarge `{title.element.name}` (line {title.element.line}), or lower "

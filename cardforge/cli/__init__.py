@@ -21,6 +21,8 @@ from cardforge.build import BuildOptions, Project, compile_game
 from cardforge.cli.options import FlipOption, Games, Jobs, NoCache, PaperOption, Root, with_build_options
 from cardforge.util.diagnostics import CODES, Diagnostic, Severity, display_path, format_json, has_errors
 from cardforge.cli.guard import guarded_typer
+from rich.markup import escape
+
 from cardforge.util.report import print_diagnostics, summary
 from cardforge.cli import reprint as cli_reprint  # diff, build --changed-since
 
@@ -86,9 +88,11 @@ def build(
             for path in result.written:
                 fresh = path.name in result.rendered
                 err.print(f"{'[green]wrote[/]' if fresh else '[dim]cached[/]'} {display_path(path)}", highlight=False)
-            for note in result.diagnostics:  # the rules sheet's type size, as the build chose it
+            for note in result.diagnostics:  # the rules sheet's type size, the deck's sheet, as the build chose them
                 if note.code == "rules-sheet-fit":
                     err.print(f"      {note.message}", highlight=False)
+                elif note.code == "sheet-tight":
+                    err.print(f"      {escape(note.message)}; {escape(note.hint or '')}", highlight=False, soft_wrap=True)
         else:
             failed = True
             err.print(f"[red]not built[/] {result.slug}: fix the errors below"

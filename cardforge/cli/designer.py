@@ -8,6 +8,7 @@ non-zero exit, never a traceback.
 from __future__ import annotations
 
 import enum
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -32,8 +33,14 @@ def new(
     title: Annotated[Optional[str], typer.Option(help="The game's title (default: from the slug, my-game -> My Game).")] = None,
     players: Annotated[str, typer.Option(help="Player count, MIN-MAX (2-4) or one number (1 for solitaire).")] = "2-4",
     card_size: Annotated[str, typer.Option("--card-size", help="A size preset (poker, poker-metric, bridge, mini-euro, mini-usa, tarot, square) or WIDTHxHEIGHT in mm (70x120).")] = "poker",
-    sheet: Annotated[Optional[Path], typer.Option("--from", help="Make the pack from this spreadsheet (.csv, .xlsx or .json, a row per card): its card types, fields, counts and a layout, with the sheet kept as the pack's CSV card file.", dir_okay=False)] = None,
-    type_column: Annotated[Optional[str], typer.Option("--type-column", help="With --from: the column holding each card's type (default: a column named type, deck, kind or category, in that order; one card type when there is none).")] = None,
+    sheet: Annotated[Optional[Path], typer.Option("--from", help="Make the pack from this spreadsheet (.csv, .xlsx, .ods or .json, a row per card): its card types, fields, counts and a layout, with the sheet kept as the pack's CSV card file.", dir_okay=False)] = None,
+    type_column: Annotated[Optional[str], typer.Option("--type-column", help="With --from: the column holding each card's type (default: a column named type, kind or category, or holding one of those words; one card type when there is none, or when there is a deck column).")] = None,
+    deck_column: Annotated[Optional[str], typer.Option("--deck-column", help="With --from: the column saying which pile each card is shuffled into; each value gets its own back (default: a column named deck, back, pile or set, or holding one of those words; `none`: no such column).")] = None,
+    name_column: Annotated[Optional[str], typer.Option("--name-column", help="With --from: the column holding each card's name (default: name, title or card, or a header holding name or title).")] = None,
+    text_column: Annotated[Optional[str], typer.Option("--text-column", help="With --from: the column printed in the card's text box (default: a header holding text, or rules, effect, ability, description, else the longest text).")] = None,
+    one_back: Annotated[Optional[bool], typer.Option("--one-back/--back-per-type", help="With --from and a type column: one back for every card (the types shuffled together), or a back per card type, each its own pile (default: a back per type for up to 5 types, else one).", show_default=False)] = None,
+    sheets: Annotated[Optional[list[str]], typer.Option("--sheet", help="With --from a workbook: a worksheet that holds cards (repeat for several; default: the card lists, not the tables of figures).")] = None,
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="With --from: take every guess without asking (it asks only on a terminal, and only when unsure).")] = False,
     root: Root = Path("."),
 ) -> None:
     """Start a new game pack: cards/SLUG/ (game.yaml, cards.yaml with two example cards, sheet.md,
@@ -50,8 +57,10 @@ def new(
     Nothing is written when the pack or its layout exists already."""
     from cardforge.scaffold import NewGame, ScaffoldError, new_pack, parse_card_size, parse_players
 
-    if type_column is not None and sheet is None:
-        raise typer.BadParameter("--type-column names a column of the sheet given with --from", param_hint="--type-column")
+    for option, value in (("--type-column", type_column), ("--deck-column", deck_column), ("--name-column", name_column),
+                          ("--text-column", text_column), ("--one-back", one_back), ("--sheet", sheets)):
+        if value is not None and sheet is None:
+            raise typer.BadParameter(f"{option} is about the sheet given with --from", param_hint=option)
 
     try:
         spec = NewGame(slug=slug, title=title or slug.replace("-", " ").title(),
@@ -64,7 +73,12 @@ def new(
 
             if not sheet.is_file():
                 _fail([diag("source-unreadable", f"{sheet} does not exist", file=str(sheet))])
-            written = new_from_sheet(root.resolve(), spec, sheet, type_column)
+            from cardforge.scaffold.sheetplan import Choices
+
+            choices = Choices(type_column=type_column, deck_column=deck_column, name_column=name_column,
+                              text_column=text_column, one_back=one_back, sheets=sheets or None,
+                              ask=None if yes or not sys.stdin.isatty() else _ask)
+            written, plan = new_from_sheet(root.resolve(), spec, sheet, type_column, choices)
         else:
             written = new_pack(root.resolve(), spec)
     except ScaffoldError as exc:
@@ -72,7 +86,31 @@ def new(
     written += _schemas(root.resolve(), [slug])
     for path in written:
         err.print(f"[green]wrote[/] {display_path(path)}", highlight=False)
+    if sheet is not None:
+        _print_guesses(plan.guesses)
     err.print(f"next: edit cards/{slug}/, then `cardforge check {slug}` and `cardforge build {slug}`", highlight=False)
+
+
+def _ask(question: str, options: list[str], default: str) -> str:
+    """Ask on the terminal which of ``options``; Enter takes ``default``."""
+    err.print(question, highlight=False)
+    for i, option in enumerate(options, 1):
+        err.print(f"  {i}. {option}{' (guess)' if option == default else ''}", highlight=False)
+    while True:
+        number = typer.prompt("number", default=options.index(default) + 1, type=int, err=True)
+        if 1 <= number <= len(options):
+            return options[number - 1]
+
+
+def _print_guesses(guesses) -> None:
+    """What ``new --from`` inferred, a line each with the option that changes it."""
+    from rich.markup import escape
+
+    err.print("What the sheet was read as (change with):", highlight=False)
+    width = max(len(g.what) for g in guesses)
+    for guess in guesses:
+        err.print(f"  {guess.what:<{width}}  {escape(guess.answer)}  [dim]({escape(guess.option)})[/]",
+                  highlight=False, soft_wrap=True)
 
 
 def _schemas(root: Path, slugs: list[str] | None) -> list[Path]:
@@ -202,9 +240,36 @@ def export_cards(
         err.print(f"[green]wrote[/] {display_path(path)}", highlight=False)
 
 
+def pull(
+    game: Annotated[str, typer.Argument(help="Game pack slug (a folder of cards/).", show_default=False)],
+    sheet: Annotated[Optional[str], typer.Option("--sheet", help="Only this file of game.yaml `sources:` (default: every one with a `url:`).")] = None,
+    root: Root = Path("."),
+) -> None:
+    """Fetch the pack's sheet from where you keep it: each file of game.yaml `sources:` whose
+    mapping has a `url:` (a Google Sheets link, or any https URL answering with the sheet) is
+    downloaded and written over cards/GAME/FILE, and cards/GAME/.pulled.txt records where and
+    when. Only `pull` opens the network: build, check and serve read the files in the pack.
+    A failure (no network, an HTTP error, a web page instead of a sheet) leaves the pack's
+    file as it was."""
+    from cardforge.build import Project
+    from cardforge.sources.pull import PullError, pull as fetch
+
+    packs, problems = Project(root.resolve()).packs([game])
+    if problems:
+        _fail(problems)
+    try:
+        pulled = fetch(packs[0], sheet)
+    except PullError as exc:
+        _fail(exc.diagnostics)
+    for item in pulled:
+        err.print(f"[green]pulled[/] {display_path(item.path)} ({item.rows} rows) from {item.url}", highlight=False)
+    err.print(f"next: `cardforge check {game}`", highlight=False)
+
+
 def register(app: typer.Typer) -> None:
     """Add the commands of this module to the ``cardforge`` command."""
     app.command("new")(new)
     app.command("schema")(schema)
     app.command("import")(import_cards)
     app.command("export-cards")(export_cards)
+    app.command("pull")(pull)

@@ -99,14 +99,20 @@ def _cover(game: Game, styles: Styles) -> list:
 
 
 def _appendices(game: Game, styles: Styles, icons: IconImages, width: float) -> list:
-    out: list = [PageBreak(), Heading(GLOSSARY, styles.h1, 0, GLOSSARY)]
+    """The glossary and the icon legend (each only when it has entries: an empty section prints
+    no heading, in the pages or the contents), then every card by card type."""
+    out: list = []
+    if game.glossary:
+        out.append(Heading(GLOSSARY, styles.h1, 0, GLOSSARY))
     for term, spec in sorted(game.glossary.items(), key=lambda kv: kv[0].lower()):
         out.append(Paragraph(f"<b>{html.escape(term)}</b>: {html.escape(spec['definition'])}", styles.body))
-    out.append(Heading(ICON_LEGEND, styles.h1, 0, ICON_LEGEND))
-    for name, icon in game.icons.items():
-        if not icon.legend:
-            continue  # decorative
-        out.append(Paragraph(f"{icons.markup(name, styles.base * 1.3)}&nbsp;&nbsp;{html.escape(icon.label)}", styles.body))
+    legend = [name for name, icon in game.icons.items() if icon.legend]  # the others are decorative
+    if legend:
+        out.append(Heading(ICON_LEGEND, styles.h1, 0, ICON_LEGEND))
+    for name in legend:
+        out.append(Paragraph(f"{icons.markup(name, styles.base * 1.3)}&nbsp;&nbsp;{html.escape(game.icons[name].label)}",
+                             styles.body))
+    out = [PageBreak(), *out] if out else []
     out += [PageBreak(), Heading(EVERY_CARD, styles.h1, 0, EVERY_CARD),
             Paragraph(EVERY_CARD_NOTE + (f" {DESIGNED_NOTE}." if has_designed(game) else ""), styles.italic)]
     for type_id in game.card_types:

@@ -8,7 +8,7 @@ number, list and table in the rules comes from game.yaml and the card database. 
 
 ``components_list()``   the component list with counts (game.yaml ``components``): printed, then "You also need:"
 ``setup_steps()``       the numbered setup (game.yaml ``setup``: list of steps)
-``turn_sequence(detail=False)``  the turn's phases (game.yaml ``turn``: ``{name, summary, detail?}``)
+``turn_sequence(detail=False, summary=True)``  the turn's phases (game.yaml ``turn``: ``{name, summary, detail?}``)
 ``game_end()``          how the game ends and is won (game.yaml ``end``: list)
 ``table(id)``           a table from game.yaml ``tables.<id>`` (``{title, columns, rows}``)
 ``icon_legend()``       every icon with its label
@@ -99,11 +99,19 @@ class Macros:
         return "\n".join(f"{i}. {self._t(step, 'setup', i - 1)}"
                          for i, step in enumerate(self.data.get("setup") or [], 1))
 
-    def turn_sequence(self, detail: bool = False) -> str:
+    def turn_sequence(self, detail: bool = False, summary: bool = True) -> str:
+        """The turn's steps, numbered: each its name and summary; with ``detail`` its long
+        version after the summary (``summary=False``: instead of it, for a long version
+        written to restate the summary)."""
         out = []
         for i, phase in enumerate(self.data.get("turn") or [], 1):
-            key = "detail" if detail and phase.get("detail") else "summary"
-            out.append(f"{i}. **{phase['name']}.** {self._t(phase.get(key, ''), 'turn', i - 1, key)}".rstrip())
+            parts = []
+            long = detail and phase.get("detail")
+            if not long or summary:
+                parts.append(self._t(phase.get("summary", ""), "turn", i - 1, "summary"))
+            if long:
+                parts.append(self._t(phase["detail"], "turn", i - 1, "detail"))
+            out.append(f"{i}. **{phase['name']}.** {' '.join(p for p in parts if p)}".rstrip())
         return "\n".join(out)
 
     def game_end(self) -> str:

@@ -432,22 +432,24 @@ def _odds(page: _Page) -> list[str]:
 def _appendices(page: _Page, faces: dict[str, tuple[Face, Face]]) -> list[str]:
     game = page.game
     out = []
-    anchor = page.anchor(GLOSSARY)
-    page.contents.append((0, GLOSSARY, anchor))
-    out.append(f'<section><h2 id="{anchor}">{GLOSSARY}</h2><dl class="glossary">')
-    for term, spec in sorted(game.glossary.items(), key=lambda kv: kv[0].lower()):
-        page.ids.add(glossary_anchor(term))
-        out.append(f'<dt id="{glossary_anchor(term)}">{html.escape(term)}</dt>'
-                   f'<dd>{_Inline(page, skip=glossary_anchor(term)).text(str(spec["definition"]))}</dd>')
-    out.append("</dl></section>")
-    anchor = page.anchor(ICON_LEGEND)
-    page.contents.append((0, ICON_LEGEND, anchor))
-    out.append(f'<section class="icons"><h2 id="{anchor}">{ICON_LEGEND}</h2><ul class="legend">')
-    plain = _Inline(page, link_terms=False)
-    for name, icon in game.icons.items():
-        if icon.legend:
-            out.append(f"<li>{plain.icon(name)} {html.escape(icon.label)}</li>")
-    out.append("</ul></section>")
+    if game.glossary:  # an empty section prints no heading
+        anchor = page.anchor(GLOSSARY)
+        page.contents.append((0, GLOSSARY, anchor))
+        out.append(f'<section><h2 id="{anchor}">{GLOSSARY}</h2><dl class="glossary">')
+        for term, spec in sorted(game.glossary.items(), key=lambda kv: kv[0].lower()):
+            page.ids.add(glossary_anchor(term))
+            out.append(f'<dt id="{glossary_anchor(term)}">{html.escape(term)}</dt>'
+                       f'<dd>{_Inline(page, skip=glossary_anchor(term)).text(str(spec["definition"]))}</dd>')
+        out.append("</dl></section>")
+    if any(icon.legend for icon in game.icons.values()):
+        anchor = page.anchor(ICON_LEGEND)
+        page.contents.append((0, ICON_LEGEND, anchor))
+        out.append(f'<section class="icons"><h2 id="{anchor}">{ICON_LEGEND}</h2><ul class="legend">')
+        plain = _Inline(page, link_terms=False)
+        for name, icon in game.icons.items():
+            if icon.legend:
+                out.append(f"<li>{plain.icon(name)} {html.escape(icon.label)}</li>")
+        out.append("</ul></section>")
     anchor = page.anchor(EVERY_CARD)
     page.contents.append((0, EVERY_CARD, anchor))
     types = [(t, ct) for t, ct in game.card_types.items() if game.cards_of(t)]

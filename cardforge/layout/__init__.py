@@ -155,7 +155,7 @@ def card_layout(card: Card, layouts: "LayoutSet") -> tuple[Layout | None, list[D
     override = card.data.get("layout")
     where = Source(card.source.file, card.source.lines, card.source.path + ("layout",))
     problems = validate(override, _override_validator(), where, code="layout-invalid",
-                        subject=f"{card.type} card {card.name!r}: layout")
+                        subject=f"{card.label}: layout")
     name = layouts.name_for(card)
     if problems or name not in layouts.raw or layouts.source is None:
         return None, problems
@@ -164,7 +164,7 @@ def card_layout(card: Card, layouts: "LayoutSet") -> tuple[Layout | None, list[D
     layout, more = _resolve(name, merged, origin, layouts.sizes, layouts.source, layouts.fonts)
     for d in more:  # place them on the card, which made the change
         problems.append(replace(d, file=card.source.file, line=card.source.line("layout"),
-                                message=f"{card.type} card {card.name!r}: {d.message}"))
+                                message=f"{card.label}: {d.message}"))
     return (None if any(d.severity >= 2 for d in problems) else layout), problems
 
 

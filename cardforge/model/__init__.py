@@ -53,6 +53,13 @@ class Card:
         return self.data.get(key, default)
 
     @property
+    def label(self) -> str:
+        """The card as a message names it: ``building card 'Quarry'``, or ``card 'Quarry'`` when
+        the card type is itself called ``card`` (never "card card")."""
+        kind = "card" if self.type == "card" else f"{self.type} card"
+        return f"{kind} {self.name!r}"
+
+    @property
     def provisional(self) -> list[str]:
         value = self.data.get("provisional") or []
         return list(value) if isinstance(value, list) else []

@@ -25,17 +25,20 @@ FONTS = {
     "condensed": "DejaVuSansCondensed.ttf",
     "condensed-bold": "DejaVuSansCondensed-Bold.ttf",
     "condensed-italic": "DejaVuSansCondensed-Oblique.ttf",
+    "serif": "DejaVuSerif.ttf",
     "serif-bold": "DejaVuSerif-Bold.ttf",
+    "serif-italic": "DejaVuSerif-Italic.ttf",
+    "serif-bold-italic": "DejaVuSerif-BoldItalic.ttf",
 }
 
 # family -> (regular, bold, italic, bold italic), for **bold** and *italic* in card text
 FAMILIES = {
     "sans": ("sans", "sans-bold", "sans-italic", "sans-bold"),
     "condensed": ("condensed", "condensed-bold", "condensed-italic", "condensed-bold"),
-    "serif": ("serif-bold", "serif-bold", "serif-bold", "serif-bold"),
+    "serif": ("serif", "serif-bold", "serif-italic", "serif-bold-italic"),
 }
 FAMILY_OF = {face: family for family, faces in FAMILIES.items() for face in faces}
-FAMILY_OF.update({"sans": "sans", "condensed": "condensed", "serif-bold": "serif"})
+FAMILY_OF.update({"sans": "sans", "condensed": "condensed", "serif": "serif"})
 
 PACK_FILES: dict[str, Path] = {}  # font key of a pack font's face -> its TrueType file
 

@@ -14,14 +14,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field as dc_field
-from typing import Any
+from typing import Any, Callable
 
 from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.sources.mapping import QUANTITY_NAMES, normal
 from cardforge.sources.tables import Table, column_letter
 from cardforge.util.suggest import did_you_mean
 
-TYPE_NAMES = ("type", "deck", "kind", "category")  # a deck (its own back: one type, a back per deck) before a kind
+TYPE_NAMES = ("type", "kind", "category")
+DECK_NAMES = ("deck", "back", "pile", "set")  # a column saying which pile a card is shuffled into (its back)
+UNTYPED = "Untyped"  # the label of the card type of cards whose type cell is blank
+MANY_TYPES = 5  # more card types than this in one type column: guessed to share one back (one pile)
 QUANTITY = (*QUANTITY_NAMES, "number")
 NAME_NAMES = ("name", "title", "card_name", "card")
 ID_NAMES = ("id", "no", "card_id", "card_no", "number", "num")
@@ -29,6 +32,7 @@ ART_NAMES = ("picture", "art", "image", "file", "img", "art_file", "artwork", "i
 TEXT_NAMES = ("text", "rules", "rules_text", "effect", "ability", "description")
 IMAGE = re.compile(r"\.(png|jpe?g|svg|gif|webp|tiff?)$", re.IGNORECASE)
 RESERVED = {"name", "type", "quantity", "layout", "provisional", "source", "note", "id"}
+MARKS = {"x", "✓", "✔", "•", "yes", "y", "*"}  # a cell that only marks: the column is a flag
 ENUM_MAX = 8  # at most this many distinct words, each used twice or more, make an enum
 _INT = re.compile(r"^[+-]?\d+$")
 _NUM = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
@@ -73,6 +77,39 @@ class SheetPlan:
     decks: dict[str, int] = dc_field(default_factory=dict)  # each deck (as written) -> its cards
     title: str = "name"  # the field the card face prints as its name (title when names repeat)
     icons: dict[str, dict[str, str]] = dc_field(default_factory=dict)  # symbols the fonts lack -> text icons
+    backs: str = "one"  # "deck": a back per value of the deck column; "type": a back per card type; "one"
+    guesses: list[Guess] = dc_field(default_factory=list)  # what was inferred, for the summary `new` prints
+    name_column: Column | None = None
+    images: list[Column] = dc_field(default_factory=list)  # columns of image file names (art, icons)
+    image_values: dict[str, list[str]] = dc_field(default_factory=dict)  # image field -> the file names it holds
+    flags: list[Column] = dc_field(default_factory=list)  # columns only ever marked (X, ✓): printed as their header
+    extra_text: list[Column] = dc_field(default_factory=list)  # long text besides the text column (flavour)
+    short: list[Column] = dc_field(default_factory=list)  # short text of varied values (printed with the words)
+
+
+@dataclass
+class Guess:
+    """One thing ``new --from`` inferred from the sheet: what, the answer, and the option that changes it."""
+
+    what: str
+    answer: str
+    option: str
+
+
+@dataclass
+class Choices:
+    """What the designer said on the command line (None: guess), and how to ask when a guess is unsure.
+
+    ``ask(question, choices, default) -> choice`` is called only for an ambiguous choice and
+    only when given (``new`` gives it when standard input is a terminal and ``--yes`` is not set)."""
+
+    type_column: str | None = None
+    deck_column: str | None = None  # "none": no deck column
+    name_column: str | None = None
+    text_column: str | None = None
+    one_back: bool | None = None  # True: one back for every card; False: a back per card type
+    sheets: list[str] | None = None  # the worksheets of a workbook that become cards (None: the card lists)
+    ask: Callable[[str, list[str], str], str] | None = None
 
 
 def slug(text: str, fallback: str) -> str:
@@ -128,8 +165,30 @@ def _stem(value: Any) -> str:
     return stem(_text(value))
 
 
-def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan | None, list[Diagnostic]]:
-    """The plan of a pack for ``table`` (None, with diagnostics, when it cannot make one)."""
+def header_words(header: str) -> list[str]:
+    """A header's words, lower case: ``"Back text"`` -> ``["back", "text"]``, ``"deckName"`` -> ``["deck", "name"]``."""
+    return re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", header).lower())
+
+
+def _candidates(columns: list[Column], names: tuple[str, ...], words: tuple[str, ...] | None = None) -> list[Column]:
+    """The columns whose header is one of ``names`` or holds one of ``words`` (default: ``names``)
+    as a word: exact headers first, in the order of ``names``, then the others in sheet order."""
+    exact = [c for n in names for c in columns if normal(c.header) == n]
+    return exact + [c for c in columns if c not in exact and set(header_words(c.header)) & set(words or names)]
+
+
+def plan_sheet(table: Table, type_column: str | None = None,
+               choices: Choices | None = None) -> tuple[SheetPlan | None, list[Diagnostic]]:
+    """The plan of a pack for ``table`` (None, with diagnostics, when it cannot make one).
+
+    ``choices`` carries the designer's options (``--deck-column``, ``--name-column``,
+    ``--text-column``, ``--one-back``) and the question asker; ``type_column`` is
+    ``--type-column``. A column named on the command line that the sheet lacks is a
+    ``source-mapping`` error with a did-you-mean hint."""
+    choices = choices or Choices(type_column=type_column)
+    if type_column is not None:
+        choices.type_column = type_column
+    guesses: list[Guess] = []
     columns = [Column(i, _text(c.value)) for i, c in enumerate(table.header) if not _blank(c.value)]
     if not columns:
         return None, [diag("source-value", "the sheet has no header row of column names", **table.where(1))]
@@ -139,21 +198,59 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
     def cell(row: list, column: Column) -> Any:
         return row[column.index].value if column.index < len(row) else None
 
-    type_col = None
-    if type_column is not None:
-        type_col = by_key.get(normal(type_column))
-        if type_col is None:
-            return None, [diag("source-mapping", f"--type-column {type_column!r} is not a column of the sheet",
-                               **table.where(table.header[0].row),
-                               hint=did_you_mean(type_column, [c.header for c in columns])
-                               or f"the columns: {', '.join(c.header for c in columns)}")]
-    else:
-        type_col = next((by_key[n] for n in TYPE_NAMES if n in by_key), None)
-    deck = None
-    if type_column is None and type_col is not None and normal(type_col.header) == "deck":
-        deck, type_col = type_col, None  # decks share their fields and differ in back: one type
-    quantity = next((by_key[n] for n in QUANTITY if n in by_key and by_key[n] is not type_col), None)
-    name = next((by_key[n] for n in NAME_NAMES if n in by_key and by_key[n] not in (type_col, quantity)), None)
+    def named(option: str, header: str | None) -> Column | None | Diagnostic:
+        if header is None:
+            return None
+        found = by_key.get(normal(header))
+        if found is None:
+            return diag("source-mapping", f"{option} {header!r} is not a column of the sheet",
+                        **table.where(table.header[0].row),
+                        hint=did_you_mean(header, [c.header for c in columns])
+                        or f"the columns: {', '.join(c.header for c in columns)}")
+        return found
+
+    given = {}
+    for option, header in (("--type-column", choices.type_column), ("--name-column", choices.name_column),
+                           ("--text-column", choices.text_column),
+                           ("--deck-column", None if normal(choices.deck_column or "none") == "none" else choices.deck_column)):
+        found = named(option, header)
+        if isinstance(found, Diagnostic):
+            return None, [found]
+        given[option] = found
+
+    def values_of(column: Column) -> list[str]:
+        return [_text(cell(r, column)) for r in rows if not _blank(cell(r, column))]
+
+    def groups(column: Column) -> bool:  # a few short values, some repeated: cards grouped by it
+        values = values_of(column)
+        distinct = set(values)
+        return bool(values) and len(distinct) <= 12 and (len(distinct) < len(values) or len(values) == 1) \
+            and not any(len(v) > 30 or "\n" in v for v in distinct)
+
+    def pick(what: str, found: list[Column], option: str, none: str | None = None) -> Column | None:
+        """The first candidate; asked (on a terminal) when there are several, or one that may be nothing."""
+        if not found:
+            return None
+        unsure = len(found) > 1 or (none is not None and normal(found[0].header) not in DECK_NAMES)
+        if choices.ask is not None and unsure:
+            options = [c.header for c in found] + ([none] if none else [])
+            answer = choices.ask(f"Which column is {what}? ({option})", options, found[0].header)
+            return next((c for c in found if c.header == answer), None)
+        return found[0]
+
+    type_col = given["--type-column"]
+    deck = given["--deck-column"]
+    if choices.deck_column is None:
+        deck = pick("the pile each card is shuffled into (its back)",
+                    [c for c in _candidates(columns, DECK_NAMES) if c is not type_col and groups(c)],
+                    "--deck-column", none="none: no such column")
+    if choices.type_column is None and deck is None:
+        type_col = pick("each card's type", [c for c in _candidates(columns, TYPE_NAMES)
+                                             if normal(c.header) in TYPE_NAMES or groups(c)], "--type-column")
+    quantity = next((by_key[n] for n in QUANTITY if n in by_key and by_key[n] not in (type_col, deck)), None)
+    name = given["--name-column"] or pick("each card's name", [
+        c for c in _candidates(columns, NAME_NAMES, ("name", "title")) if c not in (type_col, quantity, deck, given["--text-column"])
+        and not set(header_words(c.header)) & {"file", "image", "art", "picture", "id"}], "--name-column")
     for column, role in ((type_col, "type"), (quantity, "quantity"), (name, "name")):
         if column is not None:
             column.role, column.field = role, role
@@ -175,8 +272,13 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
     types: dict[str, CardTypePlan] = {}
     card_rows: list[tuple[int, str]] = []
     decks: dict[str, int] = {}
+    untyped: list[int] = []  # rows of cards whose type cell is blank
+    nameless: list[int] = []  # rows with values but no name (a running number, a formula's leftovers)
     for index, row in enumerate(rows):
         filled = [c for c in row if not _blank(c.value)]
+        if name is not None and _blank(cell(row, name)) and filled and len(filled) > 1:
+            nameless.append(row[0].row)
+            continue
         lone = filled[0] if len(filled) == 1 else None
         lone_column = next((c for c in columns if lone is not None and c.index == lone.column - 1), None)
         if lone is not None and (lone_column is None or lone_column.role not in ("type", "name", "title")) \
@@ -184,9 +286,9 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
             skip_rows.append(lone.row)
             continue
         value = cell(row, type_col) if type_col is not None else None
-        label = _text(value) if not _blank(value) else ("Card" if type_col is None else "")
-        if not label:
-            continue  # a card without a type: `cardforge check` reports it on its row
+        label = _text(value) if not _blank(value) else ("Card" if type_col is None else UNTYPED)
+        if label == UNTYPED:
+            untyped.append(row[0].row)  # a card whose type cell is blank: a type of its own, said in the summary
         type_id = slug(label, f"type-{len(types) + 1}")
         plan = types.setdefault(type_id, CardTypePlan(type_id, label))
         plan.rows.append(index)
@@ -231,22 +333,48 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
     for plan in types.values():
         plan.required = ["name", "type"] + [c.field for c in columns if (not c.role or c.role == "title") and
                                             all(not _blank(cell(rows[i], c)) for i in plan.rows)]
-    strings = [c for c in columns if not c.role and c.kind == "string" and c is not art]
+    def filled(c: Column) -> list[str]:
+        return [_text(cell(r, c)) for r in rows if not _blank(cell(r, c))]
+
+    images = [c for c in columns if not c.role and c.kind in ("string", "enum") and filled(c)
+              and all(IMAGE.search(v) for v in filled(c))]
+    def stat(c: Column) -> bool:  # short values, mostly numbers (+2, ?, X): a badge, though not a number field
+        values = filled(c)
+        numeric = [v for v in values if re.fullmatch(r"[+-]?\d+", v)]
+        return bool(values) and all(len(v) <= 3 for v in values) and len(numeric) * 2 >= len(values)
+
+    flags = [c for c in columns if not c.role and c.kind in ("enum", "string") and filled(c)
+             and all(v.strip().lower() in MARKS for v in filled(c))]
+    stats = [c for c in columns if not c.role and c.kind == "string" and c is not art and c not in images
+             and c not in flags and stat(c)]
+    strings = [c for c in columns if not c.role and c.kind == "string" and c is not art and c not in images
+               and c not in stats and c not in flags]
 
     def length(c: Column) -> float:
         found = [len(_text(cell(r, c))) for r in rows if not _blank(cell(r, c))]
         return sum(found) / len(found) if found else 0
 
-    text = next((c for c in strings if "text" in normal(c.header)), None) or \
-        next((c for c in strings if normal(c.header) in TEXT_NAMES), None) or \
-        max((c for c in strings if length(c) >= 12), key=length, default=None)
+    text = given["--text-column"]
+    if text is not None:
+        text.kind, text.enum = "string", []
+    else:
+        named_text = [c for c in strings if "text" in header_words(c.header)] + \
+            [c for c in strings if normal(c.header) in TEXT_NAMES and "text" not in header_words(c.header)]
+        longest = sorted((c for c in strings if length(c) >= 12 and c not in named_text), key=length, reverse=True)
+        text = pick("the card text (printed in a box)", named_text, "--text-column") if len(named_text) > 1 \
+            else (named_text or longest or [None])[0]
     if text is not None:
         text.role = "text"
+    others = [c for c in strings if c is not text and filled(c)]
+    extra_text = [c for c in others if length(c) >= 20 or any(len(v) > 40 or "\n" in v for v in filled(c))]
+    short = [c for c in others if c not in extra_text]
     mapping: dict[str, Any] = {}
     if type_col is not None and normal(type_col.header) != "type":
         mapping["type_column"] = type_col.header
     if type_col is None:
         mapping["type"] = next(iter(types))
+    elif untyped:
+        mapping["type"] = slug(UNTYPED, "untyped")  # the card type of a row whose type cell is blank
     if quantity is not None and normal(quantity.header) not in QUANTITY_NAMES:
         mapping["quantity"] = quantity.header
     renames = {c.header: c.field for c in columns if not c.role and normal(c.header) != c.field}
@@ -254,21 +382,88 @@ def plan_sheet(table: Table, type_column: str | None = None) -> tuple[SheetPlan 
         renames[name.header] = "name"
     if name is not None and title != "name":
         renames[name.header] = title
-    icons = symbol_icons([_text(cell(rows[i], c)) for c in columns if c.role in ("", "text", "title") and c.kind == "string"
-                          for i, _ in card_rows if not _blank(cell(rows[i], c))])
-    if icons:
-        mapping["icons"] = {spec["symbol"]: icon for icon, spec in icons.items()}
+    texts = [_text(cell(rows[i], c)) for c in columns if c.role in ("", "text", "title") and c.kind == "string"
+             for i, _ in card_rows if not _blank(cell(rows[i], c))]
+    icons = symbol_icons(texts)
+    icons.update(token_icons(texts, set(icons)))
+    if any(spec["symbol"] for spec in icons.values()):
+        mapping["icons"] = {spec["symbol"]: icon for icon, spec in icons.items() if spec["symbol"]}
+    if nameless:
+        mapping["skip_when"] = f"not {name.field}"
+    for c in columns:  # empty braces ({}) are no icon token: printed as written, escaped for the markup
+        if c.role in ("", "text") and c.kind == "string" and c.field not in computed and \
+                any("{}" in _text(cell(rows[i], c)) for i, _ in card_rows if not _blank(cell(rows[i], c))):
+            computed[c.field] = f"{{{{ {c.field} | replace('{{}}', '\\\\{{}}') }}}}"
     if renames:
         mapping["columns"] = renames
     if computed:
         mapping["computed"] = computed
     if skip_rows:
         mapping["skip_rows"] = skip_rows
-    return SheetPlan(columns=columns, types=types, mapping=mapping, names=names,
-                     numbers=[c for c in columns if not c.role and c.kind in ("integer", "number")],
-                     words=[c for c in columns if not c.role and c.kind == "enum"],
+    # the backs: a back per deck; else a back per card type, unless there are many types (one pile)
+    if deck is not None:
+        backs = "deck"
+    elif len(types) < 2:
+        backs = "one"
+    elif choices.one_back is not None:
+        backs = "one" if choices.one_back else "type"
+    else:
+        backs = "one" if len(types) > MANY_TYPES else "type"
+        if choices.ask is not None:
+            one, each = "one back: the types are shuffled together", "a back per card type: each type is its own pile"
+            answer = choices.ask(f"The sheet has {len(types)} card types. Are they shuffled together?",
+                                 [one, each], one if backs == "one" else each)
+            backs = "one" if answer == one else "type"
+    type_names = ", ".join(t.label for t in types.values())
+    if type_col is not None:
+        guesses.append(Guess("card types", f"{len(types)} from column {type_col.header!r}: {_short(type_names)}",
+                             "--type-column"))
+    else:
+        guesses.append(Guess("card types", "one (no type column)", "--type-column"))
+    if backs == "deck":
+        guesses.append(Guess("backs and piles", f"a back and a pile per {deck.header!r}: {_short(', '.join(decks))}",
+                             "--deck-column, or none"))
+    elif backs == "type":
+        guesses.append(Guess("backs and piles", "a back per card type, each type its own pile",
+                             "--one-back, --deck-column"))
+    else:
+        guesses.append(Guess("backs and piles", "one back for every card" + (", the types shuffled together"
+                                                                             if len(types) > 1 else ""),
+                             "--back-per-type, --deck-column" if len(types) > 1 else "--deck-column"))
+    guesses.append(Guess("name", f"column {name.header!r}" if name is not None else
+                         (f"from the file names in {art.header!r}" if art is not None and "name" in computed
+                          and "stem" in computed["name"] else "the card type and row number"), "--name-column"))
+    guesses.append(Guess("text", f"column {text.header!r}" if text is not None else "none", "--text-column"))
+    guesses.append(Guess("quantity", f"column {quantity.header!r}" if quantity is not None else "1 of each card",
+                         "a Copies column"))
+    if art is not None:
+        guesses.append(Guess("art", f"column {art.header!r}", "the layout file"))
+    if icons:
+        guesses.append(Guess("icons", ", ".join(f"{spec['symbol'] or '{' + k + '}'} -> {{{k}}}" for k, spec in icons.items()),
+                             "game.yaml icons:"))
+    if untyped:
+        rows_said = ", ".join(map(str, untyped[:6])) + (" ..." if len(untyped) > 6 else "")
+        guesses.append(Guess("no type", f"{len(untyped)} card{'s' if len(untyped) > 1 else ''} with a blank "
+                             f"{type_col.header!r} cell (row{'s' if len(untyped) > 1 else ''} {rows_said}): card type "
+                             f"{UNTYPED!r}", f"fill the cells, or the mapping's type: {slug(UNTYPED, 'untyped')}"))
+    if nameless:
+        where = f"row {nameless[0]}" if len(nameless) == 1 else f"rows {nameless[0]}-{nameless[-1]}"
+        guesses.append(Guess("rows skipped", f"{len(nameless)} row{'s' if len(nameless) > 1 else ''} without a name ({where})",
+                             f"the mapping's skip_when: not {name.field}"))
+    return SheetPlan(columns=columns, types=types, mapping=mapping, names=names, backs=backs, guesses=guesses,
+                     name_column=name,
+                     numbers=[c for c in columns if not c.role and filled(c) and (c.kind in ("integer", "number")
+                                                                                  or c in stats)],
+                     words=[c for c in columns if not c.role and c.kind == "enum" and c not in images and c not in flags],
+                     flags=flags,
+                     images=images, extra_text=extra_text, short=short,
+                     image_values={c.field: sorted(set(filled(c))) for c in images},
                      text=text, skip_rows=skip_rows, deck=deck, decks=decks, title=title,
                      icons={k: {kk: vv for kk, vv in v.items() if kk != "symbol"} for k, v in icons.items()}), []
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit - 1].rstrip(", ") + "…"
 
 
 def field_schema(column: Column) -> dict[str, Any]:
@@ -279,6 +474,30 @@ def field_schema(column: Column) -> dict[str, Any]:
 
 
 _IGNORED = {0x200D, 0x20E3} | set(range(0xFE00, 0xFE10))  # joiners and variation selectors print nothing
+
+
+_TOKEN = re.compile(r"\{([A-Za-z0-9][A-Za-z0-9_ -]{0,23})\}")
+
+
+def token_icons(texts: list[str], taken: set[str]) -> dict[str, dict[str, str]]:
+    """Text icons for the ``{Token}``s the sheet writes (``{Y}``, ``{coin}``, ``{Gold}``): ``{icon
+    name: {label, text, color, symbol}}``, each printed as its first letters until the designer
+    draws it; ``symbol`` is the token as the sheet writes it when that is not already the icon
+    token (``{Y}`` -> ``{y}``: the mapping's ``icons:`` turns it), else empty."""
+    found: dict[str, dict[str, str]] = {}
+    for text in texts:
+        for match in _TOKEN.finditer(text):
+            word = match.group(1)
+            name = slug(word, "")
+            if not name or name in taken:
+                continue
+            if name in found:  # {y} and {Y}: the mapping turns either (it ignores case)
+                if match.group(0) != "{" + name + "}":
+                    found[name]["symbol"] = match.group(0)
+                continue
+            found[name] = {"label": word, "text": word[:2] if len(word) <= 2 else word[0].upper(), "color": "#4b3a6b",
+                           "symbol": "" if match.group(0) == "{" + name + "}" else match.group(0)}
+    return found
 
 
 def symbol_icons(texts: list[str]) -> dict[str, dict[str, str]]:

@@ -13,9 +13,11 @@ The designer's sheet (:func:`designer_sheet`) keeps the sheet's own column names
 order: each column holds the field its mapping reads from it (the type column the type as
 the sheet spelt it, or its label; the quantity column the quantity, blank where the sheet
 left it blank; a list field joined with its separator, icon tokens back to the words the
-mapping turns into icons); fields the mapping computes (``computed:``) are not written, as
-they are worked out again when the sheet is read; a field no column holds comes after the
-sheet's columns. Its mapping is the pack's own, less ``skip_rows`` (the stray rows are not
+mapping turns into icons). A column the mapping skips, or whose field the mapping computes
+(``computed:``, which may read the column itself), holds the designer's own cell from the
+pack's sheet, so every source column comes back and the computed fields are worked out
+again, the same, when the export is read; a field no column holds comes after the sheet's
+columns. Its mapping is the pack's own, less ``skip_rows`` (the stray rows are not
 written), so reading the export with it gives the same cards.
 """
 from __future__ import annotations
@@ -139,12 +141,14 @@ def designer_sheet(game: Game) -> tuple[str, Mapping, list[str], list[list[Any]]
     words = {}
     for word, icon in (mapping.icons or {}).items():
         words.setdefault(icon, word)
+    by_row = {cells[0].row: cells for cells in table.rows if cells}
     rows = []
     for card in game.cards:
         row = []
-        for field in fields + extra:
-            if field == SKIP or field in mapping.computed:
-                row.append(None)
+        sheet_row = by_row.get(card.source.line()) or []
+        for i, field in enumerate(fields + extra):
+            if field == SKIP or field in mapping.computed:  # the designer's own cell: computed again when read
+                row.append(sheet_row[i].value if i < len(fields) and i < len(sheet_row) else None)
             elif field == TYPE:
                 row.append(spelt.get(card.type) or game.card_types[card.type].label)
             else:

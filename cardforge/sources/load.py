@@ -7,6 +7,8 @@ type schemas (stage 2, :mod:`cardforge.validation.cards`) and never draws.
 """
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 from cardforge.util.diagnostics import Diagnostic, diag, display_path, has_errors
@@ -136,6 +138,26 @@ def _load_card_file(game: Game, path: Path) -> list[Diagnostic]:
     return problems
 
 
+ID_FIELD = re.compile(r"^(?:card_?)?(?:id|no|num|number|code)(?:_\d+)?$", re.IGNORECASE)
+
+
+def _duplicate_hint(first: Card, card: Card) -> str:
+    """How to tell two cards of one name apart: by a field whose values differ (an id column
+    first), through the sheet mapping's computed name; or enter a true repeat once."""
+    differ = [k for k in card.data if k not in ("name", "quantity", "type") and not isinstance(card.data[k], (dict, list))
+              and first.data.get(k) != card.data[k]]
+    field = next((k for k in differ if ID_FIELD.match(k)), differ[0] if differ else None)
+    if field is None:
+        return "enter a repeated card once, with `quantity:` (or a copies column)"
+    if str(card.source.file).lower().endswith((".csv", ".xlsx", ".ods", ".json")) or "row" in card.data:
+        return (f"if these are two cards, tell them apart by `{field}` ({first.data.get(field)!r}, {card.data[field]!r}) "
+                f"in game.yaml's `sources:` mapping: rename the name column to `title` (`columns: {{Name: title}}`) and "
+                f"compute the name, `computed: {{name: \"{{{{ title }}}} ({{{{ {field} }}}})\"}}`; a true repeat is one row "
+                "with a copies column")
+    return (f"if these are two cards, give them names that differ (they differ in `{field}`); a true repeat is "
+            "entered once, with `quantity:`")
+
+
 def _duplicates(game: Game) -> list[Diagnostic]:
     seen: dict[str, Card] = {}
     problems = []
@@ -143,9 +165,9 @@ def _duplicates(game: Game) -> list[Diagnostic]:
         if card.id in seen:
             first = seen[card.id]
             problems.append(diag("card-duplicate",
-                                 f"{card.type} card {card.name!r} is entered twice (first at {first.source.file}:{first.source.line()})",
+                                 f"{card.label} is entered twice (first at {first.source.file}:{first.source.line()})",
                                  file=card.source.file, line=card.source.line("name"),
-                                 hint="enter a repeated card once, with `quantity:`"))
+                                 hint=_duplicate_hint(first, card)))
         else:
             seen[card.id] = card
     return problems

@@ -20,6 +20,7 @@ or given to ``cardforge import --mapping FILE``. Every key is optional::
     computed: {name: "{{ picture | stem | title }}"}  # fields computed from the row's columns (sandboxed templates)
     skip_rows: [14, 15]      # rows not read (as the spreadsheet numbers them)
     skip_when: "not name"    # rows not read when this expression over the row is true
+    url: https://...         # where `cardforge pull` fetches the sheet (only pull reads it)
 
 ``origin`` is where the mapping was written (a :class:`~cardforge.model.Source` at its
 entry), so a template of ``computed:`` or ``skip_when:`` that fails is reported there.
@@ -53,6 +54,7 @@ class Mapping:
     computed: dict[str, str] = field(default_factory=dict)
     skip_rows: list[int] = field(default_factory=list)
     skip_when: str | None = None
+    url: str | None = None
     origin: Any = field(default=None, compare=False)
 
     @classmethod

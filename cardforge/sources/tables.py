@@ -1,10 +1,17 @@
-"""Spreadsheet files read into tables of located cells: CSV, XLSX and JSON.
+"""Spreadsheet files read into tables of located cells: CSV, XLSX, ODS and JSON.
 
 :func:`read_tables` returns one :class:`Table` per sheet (a CSV or JSON file is one
 table), each row a list of :class:`Cell` that knows its row and column, so every
 diagnostic about a value names ``deck.xlsx:Sheet1:C12`` or ``deck.csv:12:3``. A file that
 cannot be read (not UTF-8, not a workbook, bad JSON) raises :class:`SourceError` with
 diagnostics; nothing here raises anything else for bad input.
+
+A formula cell of a workbook is read as the value the spreadsheet program saved with it
+(openpyxl's ``data_only``; an ODS file always stores it). A workbook written by a program
+that saves formulas without their values (a script, some converters) would read as blank
+cells: a sheet whose formulas all lack a value is refused (``source-unreadable``), naming
+the cells and what to do. ODS workbooks (LibreOffice, Google Sheets' download) are read
+with python-calamine.
 
 JSON is either a list of rows (objects) or the column-oriented form Squib writes
 (``{"name": ["A", "B"], "cost": [1, 2]}``: each key a column, each list its cells).
@@ -21,7 +28,7 @@ from typing import Any
 from cardforge.util.paths import InputFileError, read_limited
 from cardforge.util.diagnostics import Diagnostic, diag
 
-SUFFIXES = (".csv", ".xlsx", ".json")
+SUFFIXES = (".csv", ".xlsx", ".ods", ".json")
 
 
 class SourceError(Exception):
@@ -58,7 +65,8 @@ class Table:
     sheet: str | None
     header: list[Cell]
     rows: list[list[Cell]] = field(default_factory=list)
-    kind: str = "csv"  # csv, xlsx or json
+    kind: str = "csv"  # csv, xlsx, ods or json
+    uncached: list[str] = field(default_factory=list)  # formula cells saved without their value (C12, ...)
 
     def where(self, row: int, column: int = 0) -> dict[str, Any]:
         """Keyword arguments placing a diagnostic on a cell: ``deck.xlsx:Sheet1:C12`` for a
@@ -71,8 +79,11 @@ class Table:
         return {"file": self.file, "line": row, "column": column}
 
 
-def read_tables(path: Path, display: str) -> list[Table]:
-    """Every table of the CSV, XLSX or JSON file ``path``. Raises :class:`SourceError`."""
+def read_tables(path: Path, display: str, cached: bool = True) -> list[Table]:
+    """Every table of the CSV, XLSX, ODS or JSON file ``path``. Raises :class:`SourceError`,
+    also (with ``cached``) for a sheet whose formulas were saved without their values (see
+    :func:`refuse_uncached`; ``cached=False`` leaves that to the caller, which may use only
+    some sheets)."""
     suffix = path.suffix.lower()
     try:
         raw = read_limited(path, display=display)
@@ -82,12 +93,32 @@ def read_tables(path: Path, display: str) -> list[Table]:
         raise SourceError([diag("source-unreadable", f"cannot read {display}: {exc.strerror}", file=display)]) from None
     if suffix == ".csv":
         return [_csv(raw, display)]
-    if suffix == ".xlsx":
-        return _xlsx(raw, display)
+    if suffix in (".xlsx", ".ods"):
+        tables = _xlsx(raw, display) if suffix == ".xlsx" else _ods(raw, display)
+        if cached:
+            refuse_uncached(tables)
+        return tables
     if suffix == ".json":
         return [_json(raw, display)]
-    raise SourceError([diag("source-unreadable", f"{display}: cardforge reads .csv, .xlsx and .json spreadsheets",
-                            file=display, hint="save the sheet as CSV (UTF-8) or as an Excel workbook (.xlsx)")])
+    raise SourceError([diag("source-unreadable", f"{display}: cardforge reads .csv, .xlsx, .ods and .json spreadsheets",
+                            file=display, hint="save the sheet as CSV (UTF-8), an Excel workbook (.xlsx) or "
+                                               "an OpenDocument spreadsheet (.ods)")])
+
+
+def refuse_uncached(tables: list[Table]) -> None:
+    """Raise :class:`SourceError` naming the formula cells of ``tables`` saved without their
+    values (a sheet where none of its formulas has one)."""
+    problems = []
+    for table in tables:
+        if table.uncached:
+            shown = ", ".join(table.uncached[:8]) + (f" and {len(table.uncached) - 8} more" if len(table.uncached) > 8 else "")
+            problems.append(diag("source-unreadable",
+                                 f"sheet {table.sheet!r} holds formulas saved without their values ({shown}): "
+                                 f"they would read as blank cells", file=f"{table.file}:{table.sheet}:{table.uncached[0]}",
+                                 hint="open the workbook in Excel or LibreOffice Calc and save it again (that stores "
+                                      "each formula's value), or save the sheet as CSV"))
+    if problems:
+        raise SourceError(problems)
 
 
 def table_from_csv(raw: bytes, display: str) -> Table:
@@ -135,19 +166,49 @@ def _xlsx(raw: bytes, display: str) -> list[Table]:
 
     try:
         book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
+        formulas = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
     except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
         raise SourceError([diag("source-unreadable", f"not an Excel workbook (.xlsx): {exc}", file=display)]) from None
     tables = []
     try:
-        for sheet in book.worksheets:
+        for sheet, written in zip(book.worksheets, formulas.worksheets):
             rows = []
-            for r, values in enumerate(sheet.iter_rows(values_only=True), 1):
+            with_value, without = 0, []
+            for r, (values, sources) in enumerate(zip(sheet.iter_rows(values_only=True),
+                                                      written.iter_rows(values_only=True)), 1):
                 rows.append([Cell(v, r, c) for c, v in enumerate(values, 1)])
+                for c, (v, f) in enumerate(zip(values, sources), 1):
+                    if isinstance(f, str) and f.startswith("="):
+                        if v is None:
+                            without.append(f"{column_letter(c)}{r}")
+                        else:
+                            with_value += 1
             table = _table(display, sheet.title, rows)
             table.kind = "xlsx"
+            table.uncached = without if without and not with_value else []
             tables.append(table)
     finally:
         book.close()
+        formulas.close()
+    return tables
+
+
+def _ods(raw: bytes, display: str) -> list[Table]:
+    """The sheets of an OpenDocument workbook (.ods), read with python-calamine: each formula
+    as the value saved with it, a blank cell as None, rows and columns counted from A1."""
+    from python_calamine import CalamineError, CalamineWorkbook, PasswordError, XmlError, ZipError
+
+    try:
+        book = CalamineWorkbook.from_filelike(io.BytesIO(raw))
+        sheets = [(name, book.get_sheet_by_name(name).to_python(skip_empty_area=False)) for name in book.sheet_names]
+    except (CalamineError, PasswordError, XmlError, ZipError, ValueError, OSError) as exc:
+        raise SourceError([diag("source-unreadable", f"not an OpenDocument spreadsheet (.ods): {exc}", file=display)]) from None
+    tables = []
+    for name, values in sheets:
+        rows = [[Cell(None if v == "" else v, r, c) for c, v in enumerate(row, 1)] for r, row in enumerate(values, 1)]
+        table = _table(display, name, rows)
+        table.kind = "ods"
+        tables.append(table)
     return tables
 
 

@@ -120,6 +120,7 @@ CODES: dict[str, Code] = _codes(
     Code("source-column", "sources", W, "a spreadsheet column is not a field of the card type and is not read"),
     Code("source-mapping", "sources", E, "a source mapping names a column or card type that does not exist"),
     Code("source-computed", "sources", E, "a source mapping's computed field or skip_when does not parse, names no column, or fails on a row"),
+    Code("source-pull", "sources", E, "cardforge pull could not fetch a sheet: no url in the mapping, no network, an HTTP error, or an answer that is not a sheet"),
     Code("import-refused", "sources", E, "cardforge import would overwrite a card file that is not an import of that sheet"),
     Code("file-unread", "load", W, "a file in a game pack that cardforge does not read"),
     Code("checks-skipped", "load", I, "checks not run because a file they read could not be read or used (a card file, errata.yaml, the layouts, a rules source)"),
@@ -135,7 +136,7 @@ CODES: dict[str, Code] = _codes(
     Code("slug-invalid", "new", E, "a new game pack's name is not a valid folder name"),
     Code("pack-exists", "new", E, "cardforge new would overwrite an existing game pack or layout"),
     # build
-    Code("sheet-tight", "build", W, "a card size leaves too little paper for printable crop marks or bleed between cards (the message names the choices)"),
+    Code("sheet-tight", "build", I, "a card size leaves too little paper for printable crop marks or bleed between cards (the message names the choices)"),
     Code("export-stale", "build", W, "an export folder in output/<game>/ (tts/, ttpg/, print-shop/, one-sided/, shop-<name>/) that this build did not write was made from other cards: it may hold old card text"),
     Code("build-forced", "build", W, "the build went on despite errors because of --force"),
     Code("write-failed", "build", E, "an output file could not be written"),

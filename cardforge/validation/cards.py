@@ -63,7 +63,7 @@ def validate_cards(game: Game) -> list[Diagnostic]:
             continue
         try:
             data = {k: v for k, v in card.data.items() if k != "layout"}  # layout keys: checked like layouts
-            broken = validate(data, validator, card.source, subject=f"{card.type} card {card.name!r}")
+            broken = validate(data, validator, card.source, subject=f"{card.label}")
             if broken:
                 game.misshapen.add(card.id)
             problems += broken
