@@ -242,7 +242,7 @@ def export_cards(
 
 def pull(
     game: Annotated[str, typer.Argument(help="Game pack slug (a folder of cards/).", show_default=False)],
-    sheet: Annotated[Optional[str], typer.Option("--sheet", help="Only this file of game.yaml `sources:` (default: every one with a `url:`).")] = None,
+    source: Annotated[Optional[str], typer.Option("--source", metavar="FILE", help="Only this file of game.yaml `sources:` (default: every one with a `url:`).")] = None,
     root: Root = Path("."),
 ) -> None:
     """Fetch the pack's sheet from where you keep it: each file of game.yaml `sources:` whose
@@ -258,7 +258,7 @@ def pull(
     if problems:
         _fail(problems)
     try:
-        pulled = fetch(packs[0], sheet)
+        pulled = fetch(packs[0], source)
     except PullError as exc:
         _fail(exc.diagnostics)
     for item in pulled:
