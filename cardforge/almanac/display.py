@@ -26,7 +26,7 @@ mapping, prints only as a small table (``columns``), never flattened into a line
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cardforge.model import Card, Game
@@ -128,3 +128,22 @@ def shown(card: Card, game: Game) -> list[Shown]:
         else:
             out.append(Shown(key, label, value_text(value, fmt, game), designed=designed))
     return out
+
+
+def marked(card: Card, game: Game) -> tuple[bool, list[Shown]]:
+    """(whether the card's name takes the designed mark, its :func:`shown` fields with
+    ``designed`` set where a field takes its own mark), by the one rule of provenance marks
+    (:func:`cardforge.resolve.marks.provenance`): when every value the entry prints (its
+    name, its fields, its text) is designed, the name alone is marked; when it mixes seed and
+    designed values, each designed one is (the name too, when designed)."""
+    from cardforge.resolve.marks import provenance
+
+    fields = shown(card, game)
+    designed = {str(p) for p in card.provisional}
+    printed = {"name"} | {f.key.split(".")[0] for f in fields}
+    if card.data.get("text") and prints_text(game, card.type):
+        printed.add("text")
+    kind = provenance(printed, designed)
+    if kind == "all":
+        return True, [replace(f, designed=False) for f in fields]
+    return "name" in designed and kind == "mixed", fields

@@ -1,13 +1,13 @@
 """One card as reference text: its name, quantity, the fields its type's display formats
-print (see :mod:`cardforge.almanac.display`) and its text with inline icons, a designed
-value marked with a dagger (†). Shared by the rulebook's card appendix and the card almanac."""
+print (see :mod:`cardforge.almanac.display`) and its text with inline icons, designed
+values marked with a dagger (†) as the card face marks them (:func:`cardforge.almanac.display.marked`). Shared by the rulebook's card appendix and the card almanac."""
 from __future__ import annotations
 
 import html
 
 
 from cardforge.model import Card, Game
-from cardforge.almanac.display import prints_text, shown
+from cardforge.almanac.display import marked, prints_text
 from cardforge.documents.flow import IconImages, Styles, inline
 from cardforge.documents.playertext import DESIGNED
 from cardforge.documents.readers import Paragraph
@@ -25,7 +25,8 @@ def card_entry(card: Card, game: Game, icons: IconImages, styles: Styles, quanti
     only quantities above one show. ``width`` (pt) is the column the tables fit."""
     size = styles.base
     facts, tables = [], []
-    for field in shown(card, game):
+    name_mark, fields = marked(card, game)
+    for field in fields:
         mark = DESIGNED if field.designed else ""
         if field.table is not None:
             tables.append(field)
@@ -33,7 +34,7 @@ def card_entry(card: Card, game: Game, icons: IconImages, styles: Styles, quanti
             facts.append(f"<i>{html.escape(field.label)}</i> {_markup(field.text, icons, size)}{mark}")
         else:
             facts.append(f"<i>{html.escape(field.label)}</i>{mark}")
-    head = f"<b>{html.escape(card.name)}</b>" + (f" × {card.quantity}" if quantity or card.quantity > 1 else "")
+    head = f"<b>{html.escape(card.name)}</b>{DESIGNED if name_mark else ''}" + (f" × {card.quantity}" if quantity or card.quantity > 1 else "")
     out: list = [Paragraph(head + (" — " + "; ".join(facts) if facts else ""), styles.body)]
     for field in tables:
         header, rows = field.table

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardforge.model import Card, Game, slugify
-from cardforge.almanac.display import prints_text, shown
+from cardforge.almanac.display import marked, prints_text, shown
 from cardforge.documents.flow import PARSE, TABLE_MARK
 from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, designed, has_designed, players
 from cardforge.documents.rulebook import EVERY_CARD, EVERY_CARD_NOTE, GLOSSARY, ICON_LEGEND, book_markdown, type_heading
@@ -348,7 +348,8 @@ def _card_article(card: Card, page: _Page, faces: tuple[Face, Face] | None, back
     game = page.game
     write = _Inline(page)
     facts, tables = [], []
-    for item in shown(card, game):
+    name_mark, fields = marked(card, game)
+    for item in fields:
         mark = DESIGNED if item.designed else ""
         if item.table is not None:
             header, rows = item.table
@@ -368,7 +369,7 @@ def _card_article(card: Card, page: _Page, faces: tuple[Face, Face] | None, back
                                                             else m.group(0)) + " ", words)).strip().lower()
     out = [f'<article class="card" id="{anchor}" data-type="{html.escape(card.type)}" '
            f'data-search="{html.escape(search)}">',
-           f'<h4>{html.escape(card.name)} <span class="qty">× {card.quantity}</span></h4>']
+           f'<h4>{html.escape(card.name)}{DESIGNED if name_mark else ""} <span class="qty">× {card.quantity}</span></h4>']
     if faces:
         front, back = faces
         out.append('<div class="faces">')

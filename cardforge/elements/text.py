@@ -37,21 +37,14 @@ def _template_fields(template: str) -> frozenset[str]:
 def markup(el: Element, ctx: dict[str, Any]) -> str:
     """The card markup ``el`` shows on the card of ``ctx`` ('' when nothing), ``when:`` aside.
 
-    A value designed for the pack (a field the card lists under ``provisional:``) is
-    followed by :data:`~cardforge.model.DESIGNED_MARK` (†), so a card face marks it as the
-    rulebook and the almanac do."""
-    from cardforge.model import DESIGNED_MARK
+    A designed value (a field the card lists under ``provisional:``) prints as it is: the
+    designed mark (†) is placed apart, small, by :mod:`cardforge.resolve.marks`."""
     from cardforge.sandbox import context as memo
 
     if el.field:
         value = ctx["card"].get(el.field)
-        text = "" if value is None else str(value)
-    else:
-        text = memo.rendered(el.template, ctx)
-    designed = ctx["card"].get("provisional") if isinstance(ctx.get("card"), dict) else None
-    if text and isinstance(designed, list) and printed_fields(el) & set(designed):
-        text += DESIGNED_MARK
-    return text
+        return "" if value is None else str(value)
+    return memo.rendered(el.template, ctx)
 
 
 def _icons(el: Element, ctx: dict[str, Any]) -> set[str]:
@@ -67,7 +60,8 @@ def _icons_vary(el: Element) -> bool:
 KIND = register(Kind(
     "text", "card markup (see [markup.md](markup.md)) from `field` or `template`, fitted into the box: the type "
             "shrinks from `size` to `min_size`, and `text-overflow` reports what still does not fit; a value the card "
-            "lists as `provisional` (its `field`, or a `card.FIELD` the template prints) ends in †",
+            "lists as `provisional` (its `field`, or a `card.FIELD` the template prints) is marked † as "
+            "[marks.md](marks.md) describes",
     keys=(FIELD, TEMPLATE, FONT, SIZE, MIN_SIZE, LEADING, COLOR, ALIGN, VALIGN, ICON_SCALE, ICON_COLOR,
           enum("rotate", [0, 90, 180, 270], 0, "turn the text, in degrees"),
           enum("role", ["title", "body", "other"], None,

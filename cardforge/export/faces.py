@@ -19,6 +19,7 @@ from cardforge.model import Card, Game
 from cardforge.render import card as card_render
 from cardforge.render import fonts
 from cardforge.resolve.face import back_context, back_face, context
+from cardforge.resolve.marks import face_marks
 from cardforge.render.icons import IconStamp
 
 
@@ -40,7 +41,9 @@ def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed
             canvas.setPageSize(page)
             canvas.setBleedBox((0, 0, page[0], page[1]))
             canvas.setTrimBox((b, b, b + w, b + h))
-            card_render.draw_face(canvas, face, ctx, game, b, b, layout.size, stamp, bleed=b, shape=layout.shape)
+            marks = face_marks(layout, ctx, game) if face is layout.front else []
+            card_render.draw_face(canvas, face, ctx, game, b, b, layout.size, stamp, bleed=b, shape=layout.shape,
+                                  marks=marks)
             canvas.showPage()
     canvas.save()
 

@@ -65,8 +65,9 @@ class Card:
         return list(value) if isinstance(value, list) else []
 
 
-DESIGNED_MARK = "†"  # follows a designed value (a field the card lists as `provisional`) wherever it prints
-DESIGNED_NOTE = "† designed for this edition"  # the mark explained, once on each document that prints it
+DESIGNED_MARK = "†"  # marks designed values (fields a card lists as `provisional`); see cardforge.resolve.marks
+# the mark explained, in these words, once on each document (and each deck sheet) that prints it
+DESIGNED_NOTE = "† designed for this edition (a † in a card's corner: all its values)"
 
 
 @dataclass

@@ -20,6 +20,7 @@ from cardforge.render import colors, image, shapes, table, text
 from cardforge.resolve import repeat
 from cardforge.resolve import table as table_fit
 from cardforge.resolve.face import Fitted, copies, fit_face, text_box
+from cardforge.resolve.marks import Mark
 from cardforge.render.bleed import bleed_area, draw_ground
 from cardforge.render.icons import IconStamp
 
@@ -36,8 +37,11 @@ INK_SAVER_FRAME = 0.75  # pt: the frame's width in ink-saving mode
 
 def draw_face(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: float, y: float,
               size: tuple[float, float], stamp: IconStamp, bleed: float | tuple[float, float, float, float] = 0.0,
-              shape: str = "rect", ink_saver: bool = False) -> list[Fitted]:
+              shape: str = "rect", ink_saver: bool = False, marks: tuple[Mark, ...] | list[Mark] = ()) -> list[Fitted]:
     """Draw ``face`` with its trim's lower-left corner at (x, y); returns the text fits.
+
+    ``marks`` are the designed marks the face prints (:func:`cardforge.resolve.marks.face_marks`
+    of a front), drawn last.
 
     ``bleed`` is pt printed beyond the trim: one value for every side, or (left, bottom,
     right, top). Everything is clipped to the trim grown by the bleed (a circle for
@@ -77,8 +81,22 @@ def draw_face(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: fl
         draw = kind_of(el).draw
         for copy in copies(el, ctx):
             draw(c, el, copy, at)
+    draw_marks(c, marks, x, y + h)
     c.restoreState()
     return list(fits.values())
+
+
+def draw_marks(c: Canvas, marks, left: float, top: float) -> None:
+    """Draw each :class:`~cardforge.resolve.marks.Mark` of ``marks`` on a face whose trim's
+    top-left corner is at (left, top) pt on the page."""
+    from cardforge.model import DESIGNED_MARK
+    from cardforge.render import fonts
+    from cardforge.resolve.marks import FACE
+
+    for mark in marks:
+        c.setFillColor(colors.color(mark.color))
+        c.setFont(fonts.pdf_name(FACE), mark.size)
+        c.drawString(left + mark.x, top - mark.y - 0.8 * mark.size, DESIGNED_MARK)
 
 
 @dataclass(frozen=True)

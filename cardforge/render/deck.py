@@ -159,8 +159,8 @@ def plan(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Unit]:
     sheets_total = sum(-(-len(cards) // sheets[key].per_sheet) for key, cards in groups.items() if key in sheets)
     sides = 2 if options.sides == "both" else 1
     from cardforge.model import DESIGNED_NOTE
+    from cardforge.resolve.marks import may_mark
 
-    designed = any(card.provisional for card in game.cards)  # a face may print a † (cardforge.elements.text)
     units, sheet_no = [], 0
     for key, cards in groups.items():
         if key in boards:
@@ -170,7 +170,8 @@ def plan(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Unit]:
         for start in range(0, len(cards), sheet.per_sheet):
             batch = cards[start:start + sheet.per_sheet]
             sheet_no += 1
-            note = f" · {DESIGNED_NOTE}" if sheet_no == 1 and designed else ""  # once, on the first sheet
+            marked = any(may_mark(card.data, layouts.for_card(card)) for card in batch)
+            note = f" · {DESIGNED_NOTE}" if marked else ""  # once on each sheet whose fronts print a †
             units.append(Unit(key, len(batch), sides, batch=batch, sheet=sheet,
                               label=f"{game.title} · deck · sheet {sheet_no} of {sheets_total}{note}"))
     return units
@@ -364,6 +365,7 @@ def _board(canvas: Canvas, tiling: "tiles.Tiling", card: Card, game: Game, layou
     from cardforge.render import card as card_render
     from cardforge.render import tiles
     from cardforge.resolve.face import back_face
+    from cardforge.resolve.marks import face_marks
 
     layout = layouts.for_card(card)
     pages = 0
@@ -372,9 +374,11 @@ def _board(canvas: Canvas, tiling: "tiles.Tiling", card: Card, game: Game, layou
         if face is None or options.sides not in ("both", side + "s"):
             continue
 
-        def draw(x: float, y: float, face=face, ctx=ctx) -> None:
+        marks = face_marks(layout, ctx, game) if side == "front" else []
+
+        def draw(x: float, y: float, face=face, ctx=ctx, marks=marks) -> None:
             card_render.draw_face(canvas, face, ctx, game, x, y, layout.size, stamp, bleed=0.0,
-                                  shape=layout.shape, ink_saver=options.ink_saver)
+                                  shape=layout.shape, ink_saver=options.ink_saver, marks=marks)
 
         pages += tiles.draw_tiles(canvas, tiling, draw, f"{game.title} · {card.name} · {side}")
     return pages
@@ -386,6 +390,7 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
     caller ends the page)."""
     from cardforge.render import card as card_render
     from cardforge.resolve.face import back_face
+    from cardforge.resolve.marks import face_marks
     from cardforge.render.sheet import crop_marks, cut_guide, scale_check
 
     shape = "rect"
@@ -399,10 +404,11 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
         else:
             x, y = sheet.back_slot(i, options.flip, options.shift)
             face, ctx = back_face(card, game, layouts), contexts.get(card, back=True)
+        marks = face_marks(layout, ctx, game) if front else []
         card_render.draw_face(canvas, face, ctx, game, x, y, layout.size, stamp, bleed=bleed,
-                              shape=layout.shape, ink_saver=options.ink_saver)
+                              shape=layout.shape, ink_saver=options.ink_saver, marks=marks)
         if front and options.version_mark:
-            version_mark(canvas, layout, x, y, options.version_mark, ctx, game)
+            version_mark(canvas, layout, x, y, options.version_mark, ctx, game, avoid=tuple(m.box for m in marks))
         if front and (options.cut_guides or layout.shape == "circle"):
             cut_guide(canvas, x, y, layout.size, layout.shape, layout.corner)
     if shape != "circle" and (front or options.sides == "backs"):  # a backs-only print is cut from its own marks
@@ -413,14 +419,16 @@ def _side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layouts: 
 MARK_COLOR = "#8c8c8c"  # the version mark's grey
 
 
-def version_mark(canvas: Canvas, layout, x: float, y: float, text: str, ctx: dict, game: Game) -> None:
+def version_mark(canvas: Canvas, layout, x: float, y: float, text: str, ctx: dict, game: Game,
+                 avoid: tuple = ()) -> None:
     """Print ``text`` small and grey where :func:`cardforge.resolve.versionmark.place` puts
-    it on the front (of the card of ``ctx``) whose trim's lower-left corner is at (x, y)."""
+    it on the front (of the card of ``ctx``) whose trim's lower-left corner is at (x, y),
+    clear of the boxes ``avoid`` (the designed marks, pt from the trim's top-left corner)."""
     from cardforge.render import fonts
     from cardforge.render.colors import HexColor
     from cardforge.resolve import versionmark
 
-    bx, by, _, bh = versionmark.place(layout, ctx, game, text)
+    bx, by, _, bh = versionmark.place(layout, ctx, game, text, avoid=avoid)
     canvas.saveState()
     canvas.setFillColor(HexColor(MARK_COLOR))
     canvas.setFont(fonts.pdf_name(versionmark.FACE), versionmark.SIZE)

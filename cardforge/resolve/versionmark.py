@@ -30,7 +30,7 @@ CLEAR = 1.0  # pt kept between the mark and anything printed
 STEP = 2.0  # pt between the places tried along an edge
 
 
-def _ink(fitted) -> Box:
+def ink(fitted) -> Box:
     """The rectangle the lines of a fitted text cover (its box when rotated)."""
     x, y, w, h = text_box(fitted.element, fitted.box)
     if fitted.element.rotate in (90, 270) or not fitted.block.lines:
@@ -46,7 +46,7 @@ def _ink(fitted) -> Box:
 def covered(layout: Layout, ctx: dict[str, Any], game: Game) -> list[Box]:
     """What prints on the front of ``layout`` for the card of ``ctx`` that the mark must not
     lie over: the ink of each fitted text, and the box of each icon and table element."""
-    boxes = [_ink(f) for f in fit_face(layout.front, ctx, game)]
+    boxes = [ink(f) for f in fit_face(layout.front, ctx, game)]
     for el in layout.front.elements:
         if kind_of(el).sets_text or el.kind not in ("icon", "table"):
             continue
@@ -71,13 +71,15 @@ def candidates(layout: Layout, tw: float, th: float) -> list[tuple[float, float]
     return places
 
 
-def place(layout: Layout, ctx: dict[str, Any], game: Game, text: str) -> Box:
-    """Where ``text`` prints as the version mark on the front of the card of ``ctx``
-    (x, y, w, h pt from the trim's top-left corner): the first of :func:`candidates` no
-    :func:`covered` box comes within :data:`CLEAR` of, else the first none touches; when
-    every place is covered, the one covered least."""
-    tw, th = text_width(text, FACE, SIZE), SIZE
-    busy = covered(layout, ctx, game)
+def place(layout: Layout, ctx: dict[str, Any], game: Game, text: str, size: float = SIZE,
+          avoid: tuple[Box, ...] = ()) -> Box:
+    """Where ``text`` prints, ``size`` pt, as the version mark (or any small mark) on the
+    front of the card of ``ctx`` (x, y, w, h pt from the trim's top-left corner): the first
+    of :func:`candidates` no :func:`covered` box (nor any box of ``avoid``) comes within
+    :data:`CLEAR` of, else the first none touches; when every place is covered, the one
+    covered least."""
+    tw, th = text_width(text, FACE, size), size
+    busy = covered(layout, ctx, game) + list(avoid)
 
     def overlap(x: float, y: float, clear: float = CLEAR) -> float:
         total = 0.0
