@@ -36,7 +36,7 @@ from cardforge.documents.flow import Heading, IconImages, Styles, flowables, pag
 from cardforge.documents.memo import Memo
 from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, RULING_NOTE, cites, has_designed
 from cardforge.documents.readers import Paragraph
-from cardforge.documents.source import Macros
+from cardforge.documents.source import Macros, table_sections
 from cardforge.util.units import MM
 
 MARGIN = 14 * MM
@@ -57,8 +57,13 @@ def helper_markdown(game: Game) -> str:
     if m.icon_legend():  # no heading over an empty legend
         parts.append(f"## Icons\n\n{m.icon_legend()}")
     tables = _config(game).get("tables", list((game.data.get("tables") or {}).keys()))
+    sections = table_sections(game, "sheet")
     for table_id in tables:
-        parts.append(m.table(table_id))
+        text = m.table(table_id)
+        if not ((game.data.get("tables") or {}).get(table_id) or {}).get("title") and sections.get(table_id):
+            marker, rest = text.split("\n", 1)  # named as the rules sheet names it where it points here
+            text = f"{marker}\n**{sections[table_id]}**\n\n{rest}"
+        parts.append(text)
     if game.data.get("end"):
         parts.append(f"## End of the game\n\n{m.game_end()}")
     return "\n\n".join(parts)

@@ -113,7 +113,7 @@ CODES: dict[str, Code] = _codes(
     Code("rules-missing", "rules-compiler", W, "a game pack has no rules source (rulebook.md, sheet.md)"),
     Code("rules-template", "rules-compiler", E, "a rules source does not render (jinja2 syntax or data error)"),
     Code("rules-number", "rules-compiler", W, "the rules print a number that no data of the pack holds"),
-    Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size (6 pt)"),
+    Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size (7.5 pt), reference tables moved to the helper sheet"),
     # sources: spreadsheets (CSV card files, cardforge import)
     Code("source-unreadable", "sources", E, "a spreadsheet file cannot be read (not UTF-8, not a workbook, bad JSON)"),
     Code("source-value", "sources", E, "a cell does not fit its field (not a number, no name, unknown card type)"),
