@@ -15,8 +15,8 @@ from cardforge.util.diagnostics import Diagnostic, diag, display_path
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.checks import (charts, common, components, counts, faces, glossary, glyphs, icons, images, layoutfit, markup,
-                              odds, packfiles, playertext, references, rulenumbers, declared, rulesource, rulings, stacks, text, textfit,
-                              values)
+                              odds, packfiles, playertext, rawvalues, references, rulenumbers, declared, rulesource, rulings, stacks,
+                              text, textfit, values)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -38,6 +38,7 @@ FAMILIES: dict[str, Check] = {
     "images": images.check,
     "rules": declared.check,
     "odds": odds.check,
+    "raw-values": rawvalues.check,
     "rules-source": rulesource.check,
     "player-text": playertext.check,
     "rulings": rulings.check,

@@ -358,6 +358,8 @@ def _card_article(card: Card, page: _Page, faces: tuple[Face, Face] | None, back
                           + "".join(f'<th scope="col">{html.escape(h)}</th>' for h in header) + "</tr></thead><tbody>"
                           + "".join("<tr>" + "".join(f"<td>{write.text(c)}</td>" for c in row) + "</tr>" for row in rows)
                           + "</tbody></table></div>")
+        elif item.text and not item.label:  # the value says what it is
+            facts.append(f"<li>{write.text(item.text)}{mark}</li>")
         elif item.text:
             facts.append(f"<li><em>{html.escape(item.label)}</em> {write.text(item.text)}{mark}</li>")
         else:

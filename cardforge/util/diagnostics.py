@@ -95,6 +95,8 @@ CODES: dict[str, Code] = _codes(
     Code("icon-unused", "icons", W, "a declared icon is used by no card and no layout"),
     Code("icon-color-ignored", "icons", W, "an icon's SVG ignores currentColor while a layout asks for a colour"),
     Code("markup-unmatched", "markup", W, "card text has an unmatched * or ** or a { that is not an icon token"),
+    # raw values: what the almanac prints of an enum value
+    Code("almanac-raw-value", "raw-values", W, "the almanac would print an enum value as the data writes it (a slug), for want of a display label"),
     # glossary
     Code("term-misspelt", "glossary", W, "a word in card text is a near miss of a glossary term"),
     Code("term-unused", "glossary", W, "a glossary term appears on no card"),
