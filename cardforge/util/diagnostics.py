@@ -95,6 +95,8 @@ CODES: dict[str, Code] = _codes(
     Code("icon-unused", "icons", W, "a declared icon is used by no card and no layout"),
     Code("icon-color-ignored", "icons", W, "an icon's SVG ignores currentColor while a layout asks for a colour"),
     Code("markup-unmatched", "markup", W, "card text has an unmatched * or ** or a { that is not an icon token"),
+    # colour vision: what players tell apart by colour still differs for colour-blind players
+    Code("colour-collapse", "colour-vision", W, "two card backs, or two suits of a card type, differ only by colours that collapse for a common colour-vision deficiency"),
     # raw values: what the almanac prints of an enum value
     Code("almanac-raw-value", "raw-values", W, "the almanac would print an enum value as the data writes it (a slug), for want of a display label"),
     # glossary
