@@ -126,14 +126,12 @@ def _pictures(game: Game, layouts: LayoutSet, styles: Styles, width: float) -> l
     grid = components_grid(game, layouts, width, styles)
     if grid is not None:
         out += [Heading(COMPONENTS, styles.h1, 0, COMPONENTS),
-                Paragraph("One card of each kind, and each card back.", styles.italic), grid, PageBreak()]
+                Paragraph("One card of each kind, and each card back.", styles.italic), grid]
     figures = anatomy_figures(game, layouts, width, styles)
     if figures:
-        out += [Heading(ANATOMY, styles.h1, 0, ANATOMY),
-                Paragraph("A card of each kind, its parts numbered.", styles.italic)]
-        for caption, figure in zip(figures[::2], figures[1::2]):
-            out += [KeepTogether([caption, figure]), Spacer(1, 4 * MM)]
-        out.append(PageBreak())
+        head = [Heading(ANATOMY, styles.h1, 0, ANATOMY), Paragraph("A card of each kind, its parts numbered.", styles.italic)]
+        for n, (caption, figure) in enumerate(zip(figures[::2], figures[1::2])):  # short blocks: a figure and its
+            out += [KeepTogether((head if n == 0 else []) + [caption, figure]), Spacer(1, 4 * MM)]  # caption (heading)
     return out
 
 
