@@ -34,7 +34,7 @@ def books(tmp_path_factory):
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_card_type_has_an_anatomy_figure_named_by_its_schema(books, slug):
     game, layouts, path, pages = books[slug]
-    start = next(i for i, t in enumerate(pages) if t.startswith("Card anatomy"))
+    start = next(i for i, t in enumerate(pages) if "Card anatomy A card of each kind" in t)
     text = " ".join(pages[start:start + 6])
     shown = 0
     for type_id, card_type in game.card_types.items():
@@ -56,7 +56,7 @@ def test_every_card_type_has_an_anatomy_figure_named_by_its_schema(books, slug):
 
 def test_gatekeepers_witch_is_drawn_with_its_parts_numbered(books):
     game, layouts, path, pages = books["gatekeeper"]
-    start = next(i for i, t in enumerate(pages) if t.startswith("Card anatomy"))
+    start = next(i for i, t in enumerate(pages) if "Card anatomy A card of each kind" in t)
     witch = sample(game, "witch", layouts)
     labels = [c.label for c in callouts(witch, game, layouts)]
     assert {"Spellpower", "Element", "Movement"} <= set(labels), labels
@@ -64,10 +64,14 @@ def test_gatekeepers_witch_is_drawn_with_its_parts_numbered(books):
     from cardforge.documents.anatomy import CARD_W
     from cardforge.documents.rulebook import measure_width
 
+    with pdfplumber.open(path) as pdf:
+        caption = next(line for line in pdf.pages[start].extract_text_lines()
+                       if line["text"].startswith(f"Witch ({witch.name})"))
     bitmap = pdfium.PdfDocument(str(path))[start].render(scale=1).to_pil().convert("RGB")  # 1 px a pt
     w, h = bitmap.size
     left = (w - measure_width((w, h))) / 2
-    band = bitmap.crop((int(left + 4), int(h * 0.15), int(left + CARD_W - 4), int(h * 0.40)))  # the first figure's card
+    top = caption["bottom"] + 4
+    band = bitmap.crop((int(left + 4), int(top), int(left + CARD_W - 4), int(top + CARD_W * 88.9 / 63.5 - 8)))  # its card
     pixels = [band.getpixel((x, y)) for x in range(band.width) for y in range(band.height)]
     blue = sum(1 for r, g, b in pixels if b > 150 and r < 80)  # the water witch's ground
     assert blue > len(pixels) * 0.15, blue / len(pixels)
