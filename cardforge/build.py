@@ -273,7 +273,7 @@ def _rulebook(compiled: Compiled, staging: Path, options: BuildOptions, progress
     if not source_path(compiled.game, "rulebook").is_file():
         return []
     with _table_errors(compiled.game, "rulebook"):
-        render_rulebook(compiled.game, staging / "rulebook.pdf", options.deck.paper, memo=memo)
+        render_rulebook(compiled.game, staging / "rulebook.pdf", options.deck.paper, memo=memo, layouts=compiled.layouts)
     return []
 
 

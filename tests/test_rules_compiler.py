@@ -116,7 +116,7 @@ def test_a_sheet_that_does_not_fit_is_diagnosed_and_not_written(tmp_path):
     assert result.exit_code == 1
     said = " ".join(result.stderr.split())
     assert "error[rules-overflow]" in said, said
-    need = re.search(r"does not fit at 6 pt: the rules need (\d+) panels and the sheet has 15 beside the title; "
+    need = re.search(r"does not fit at 7.5 pt: the rules need (\d+) panels and the sheet has 15 beside the title; "
                      r'from the section "Rules" on, (\d+) panels of text would be left out', said)
     assert need and int(need[1]) > 15 and int(need[2]) == int(need[1]) - 15, said
     message = said.split("error[rules-overflow]:")[1].split("hint:")[0]
@@ -143,7 +143,7 @@ def test_a_spare_panel_too_long_for_one_panel_is_named_with_what_it_needs(tmp_pa
     said = " ".join(result.stderr.split())
     assert result.exit_code == 1, said
     found = re.search(r"error\[rules-overflow\]: the rules sheet of mini: the Components panel that sheet.md asks for "
-                      r"with spare_panel\('components'\) needs (\d+) panels at 6 pt and has 1", said)
+                      r"with spare_panel\('components'\) needs (\d+) panels at 7.5 pt and has 1", said)
     assert found and int(found[1]) > 1, said
     message = said.split("error[rules-overflow]:")[1].split("hint:")[0]
     assert "too many" not in message and not re.search(r"-\d", message) and "rules_sheet" not in said, message

@@ -51,6 +51,8 @@ def test_no_panel_ends_in_a_heading_caption_or_table_header(sheets, slug):
     for n, panel in enumerate(sheets[slug][1:], 1):
         lines = panel.lines()
         assert lines, f"panel {n} is blank"
+        if panel.text.strip() == "Notes":
+            continue  # a notes panel: its heading over writing lines
         last = lines[-1]
         text = "".join(c["text"] for c in last)
         assert not all(bold(c) for c in last), f"{slug} panel {n} ends in a bold line (a heading?): {text!r}"
@@ -60,18 +62,25 @@ def test_no_panel_ends_in_a_heading_caption_or_table_header(sheets, slug):
 def test_no_panel_is_blank(sheets, slug):
     sheet_md = (REPO / "cards" / slug / "sheet.md").read_text(encoding="utf-8")
     declared = len(re.findall(r"spare_panel\(", sheet_md))
-    notes = 0
+    notes = []
     for n, panel in enumerate(sheets[slug]):
         assert panel.words, f"{slug}: panel {n} ({panel.cell}) is blank"
         if panel.text.strip() == "Notes":
-            notes += 1
-    assert notes <= declared, f"{slug}: {notes} notes panels, {declared} declared in sheet.md"
+            notes.append(n)
+    # notes panels the rules leave over (when fuller panels read better) come last, after the rules
+    undeclared = [n for n in notes if n < len(sheets[slug]) - declared]
+    assert undeclared == list(range(len(sheets[slug]) - declared - len(undeclared), len(sheets[slug]) - declared)), \
+        f"{slug}: notes panels {notes} amid the rules"
+    assert len(undeclared) <= 2, f"{slug}: {len(undeclared)} panels left for notes"
 
 
 @pytest.mark.parametrize("slug", SLUGS)
 def test_every_table_row_is_whole_on_one_panel_with_unbroken_words(all_built, sheets, slug):
+    from cardforge.documents.sheet import compile_sheet, move_tables
+
     game, _ = load_game(all_built / "cards" / slug)
     markdown, _ = render_source(game, "sheet")
+    markdown = move_tables(markdown, compile_sheet(game)[0].moved)  # the tables the helper sheet prints instead
     word_sets = [{re.sub(r"[^\w'+-]", "", w["text"]) for w in p.words} for p in sheets[slug]]
     rows = table_rows(markdown)
     assert rows, f"{slug}: sheet.md has no table to measure"
@@ -102,8 +111,9 @@ def test_one_type_size_for_the_whole_sheet(sheets, slug):
         for ch in panel.chars:
             if not bold(ch) and "Serif" not in ch["fontname"]:
                 body[round(ch["size"], 2)] = body.get(round(ch["size"], 2), 0) + 1
-    main = max(body)  # the body text; table cells are 0.9 of it; nothing else in regular type
-    assert all(abs(s - main) < 0.05 or abs(s - main * 0.9) < 0.05 for s in body), (main, body)
+    main = max(body)  # the body text; table cells are 0.9 of it, never under 7 pt; nothing else in regular type
+    cell = max(main * 0.9, min(main, 7.0))
+    assert all(abs(s - main) < 0.05 or abs(s - cell) < 0.05 for s in body), (main, body)
 
 
 def test_rules_that_fit_one_panel_leave_notes_panels_without_a_warning(tmp_path):
@@ -168,7 +178,7 @@ def test_declared_spare_panels_print_their_content_without_a_warning(tmp_path):
 def test_the_build_reports_the_type_size(tmp_path):
     root = make_project(tmp_path, "mini", source=REPO / "tests" / "fixtures" / "project")
     result = run_cli("build", "mini", "--root", str(root))
-    assert re.search(r"rules\.pdf of mini: type \d+(\.\d+)? pt, the largest that fits", result.output)
+    assert re.search(r"rules\.pdf of mini: type \d+(\.\d+)? pt \(the largest that fits", result.output)
 
 
 def test_a_table_wider_than_a_panel_is_diagnosed_on_its_line(tmp_path):

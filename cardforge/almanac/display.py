@@ -15,6 +15,12 @@ A card type declares them in game.yaml, in the order they print::
             stats:      {label: Icons, format: icons}        # {strength: 2} -> two icons
             spells:     {label: Spells, columns: {name: Spell, when: When}}   # a small table
 
+An enum value prints by its display label: the ``enum`` map above, else the ``title`` of its
+``const`` in the field's schema (``oneOf: [{const: fire, title: Fire}]``), else game.yaml's
+``labels:`` (``labels: {element: {fire: Fire}}``, by field name); the ``almanac-raw-value``
+check warns where a value would print as written in the data. A label the value repeats
+("Spawns" over "Spawn 1 City Guard...") is left out.
+
 ``format`` is ``roman``, ``signed`` (+1, -2), ``icon`` (an icon name as the icon and the
 name in words: ``astral-shield`` -> icon + "Astral Shield"), ``icons`` (a mapping of icon counts as icons), or a template with ``{value}``
 ("{value}+", "wave {value}"). A field inside a mapping field is named with a dot
@@ -26,6 +32,7 @@ mapping, prints only as a small table (``columns``), never flattened into a line
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -84,8 +91,8 @@ def value_text(value: Any, fmt: dict, game: Game) -> str:
     if isinstance(value, dict):
         return _tally(value)
     enum = fmt.get("enum") or {}
-    if value in enum:
-        shown = str(enum[value])
+    if value in enum or (not isinstance(value, bool) and str(value) in enum):
+        shown = str(enum[value] if value in enum else enum[str(value)])
     elif fmt.get("format") == "roman" and isinstance(value, int) and value > 0:
         shown = roman(value)
     elif fmt.get("format") == "signed" and isinstance(value, int):
@@ -101,10 +108,93 @@ def value_text(value: Any, fmt: dict, game: Game) -> str:
     return shown
 
 
-def shown(card: Card, game: Game) -> list[Shown]:
-    """The fields of ``card`` its type's display formats print, in order."""
+SLUG = re.compile(r"^(?=[a-z0-9_-]*[a-z])[a-z0-9]+(?:[-_][a-z0-9]+)*$")  # a value as data writes it: "devouring", "fire-witch"
+
+
+def _resolve(schema: Any, game: Game, seen: int = 0) -> dict:
+    """``schema`` with a ``$ref`` to ``#/$defs/NAME`` (game.yaml's ``schema_defs``) followed."""
+    while isinstance(schema, dict) and isinstance(schema.get("$ref"), str) and seen < 8:
+        ref = schema["$ref"]
+        if not ref.startswith("#/$defs/"):
+            break
+        schema, seen = (game.data.get("schema_defs") or {}).get(ref.removeprefix("#/$defs/")), seen + 1
+    return schema if isinstance(schema, dict) else {}
+
+
+def field_schema(game: Game, type_id: str, key: str) -> dict:
+    """The JSON Schema of field ``key`` of ``type_id`` (the items' schema for a list), ``$ref``
+    followed; {} when the card type does not declare it."""
+    card_type = game.card_types.get(type_id)
+    schema: Any = (card_type.schema or {}) if card_type else {}
+    for part in key.split("."):
+        props = dict((_resolve(schema, game).get("properties") or {}))
+        for sub in _resolve(schema, game).get("allOf") or []:
+            props = {**(_resolve(sub, game).get("properties") or {}), **props}
+        schema = props.get(part)
+    schema = _resolve(schema, game)
+    if schema.get("type") == "array":
+        schema = _resolve(schema.get("items"), game)
+    return schema
+
+
+def enum_labels(game: Game, type_id: str, key: str) -> dict[str, str]:
+    """Display labels of the values of field ``key``: the ``title`` of each ``const`` in its
+    schema's ``oneOf``/``anyOf``, then game.yaml's ``labels:`` (``labels: {FIELD: {value:
+    Label}}``, by the field's name), which win. Keys are the values as text."""
+    schema = field_schema(game, type_id, key)
+    out = {str(alt["const"]): str(alt["title"]) for alt in (schema.get("oneOf") or schema.get("anyOf") or [])
+           if isinstance(alt, dict) and "const" in alt and alt.get("title")}
+    labels = (game.data.get("labels") or {}).get(key.split(".")[-1])
+    if isinstance(labels, dict):
+        out.update({str(k): str(v) for k, v in labels.items()})
+    return out
+
+
+def enum_values(game: Game, type_id: str, key: str) -> list[str]:
+    """The values field ``key`` of ``type_id`` may take (its schema's ``enum`` or consts), as text."""
+    schema = field_schema(game, type_id, key)
+    values = schema.get("enum") or [alt.get("const") for alt in (schema.get("oneOf") or schema.get("anyOf") or [])
+                                    if isinstance(alt, dict) and "const" in alt]
+    return [str(v) for v in values]
+
+
+def raw_values(card: Card, game: Game) -> list[tuple[str, str]]:
+    """(field, value) of each enum value the almanac would print for ``card`` as it is written
+    in the data, a slug ("devouring"), for want of a display label."""
     out = []
     for key, fmt in formats(game, card.type).items():
+        if fmt.get("format") or fmt.get("columns"):
+            continue
+        allowed = enum_values(game, card.type, key)
+        if not allowed:
+            continue
+        labels = {**enum_labels(game, card.type, key), **{str(k): v for k, v in (fmt.get("enum") or {}).items()}}
+        value = card.data
+        for part in key.split("."):
+            value = value.get(part) if isinstance(value, dict) else None
+        for v in value if isinstance(value, list) else [value]:
+            if v is not None and str(v) in allowed and str(v) not in labels and SLUG.match(str(v)):
+                out.append((key, str(v)))
+    return out
+
+
+def echoes(label: str, text: str) -> bool:
+    """Whether ``text`` begins with the word ``label`` begins with ("Spawns" and "Spawn 1
+    City Guard..."): the label would only repeat what the value says."""
+    first = re.split(r"\W+", label.strip().lower(), maxsplit=1)[0]
+    word = re.split(r"\W+", re.sub(r"<[^>]+>|\{[\w-]+\}", " ", text).strip().lower(), maxsplit=1)[0]
+    return bool(first) and bool(word) and (word == first or first.rstrip("s") == word.rstrip("s"))
+
+
+def shown(card: Card, game: Game) -> list[Shown]:
+    """The fields of ``card`` its type's display formats print, in order: an enum value by its
+    display label (:func:`enum_labels`, or the format's ``enum``), and no label over a value
+    that repeats it (:func:`echoes`: the label is left empty)."""
+    out = []
+    for key, fmt in formats(game, card.type).items():
+        labels = enum_labels(game, card.type, key)
+        if labels:
+            fmt = {**fmt, "enum": {**labels, **(fmt.get("enum") or {})}}
         value = card.data
         for part in key.split("."):  # "stats.icons": a field inside a mapping field
             value = value.get(part) if isinstance(value, dict) else None
@@ -126,7 +216,8 @@ def shown(card: Card, game: Game) -> list[Shown]:
         elif isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)):
             continue  # a mapping or a list of mappings without columns is not flattened into a line
         else:
-            out.append(Shown(key, label, value_text(value, fmt, game), designed=designed))
+            text = value_text(value, fmt, game)
+            out.append(Shown(key, "" if echoes(label, text) else label, text, designed=designed))
     return out
 
 

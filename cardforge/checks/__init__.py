@@ -14,9 +14,9 @@ from cardforge.sandbox import results as checkresults
 from cardforge.util.diagnostics import Diagnostic, diag, display_path
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.checks import (charts, common, components, counts, faces, glossary, glyphs, icons, images, layoutfit, markup,
-                              odds, packfiles, playertext, references, rulenumbers, declared, rulesource, rulings, stacks, text, textfit,
-                              values)
+from cardforge.checks import (charts, colourvision, common, components, counts, faces, glossary, glyphs, icons, images,
+                              layoutfit, markup, odds, packfiles, playertext, rawvalues, references, rulenumbers, declared,
+                              rulesource, rulings, stacks, text, textfit, values)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -38,6 +38,8 @@ FAMILIES: dict[str, Check] = {
     "images": images.check,
     "rules": declared.check,
     "odds": odds.check,
+    "raw-values": rawvalues.check,
+    "colour-vision": colourvision.check,
     "rules-source": rulesource.check,
     "player-text": playertext.check,
     "rulings": rulings.check,

@@ -30,6 +30,8 @@ def card_entry(card: Card, game: Game, icons: IconImages, styles: Styles, quanti
         mark = DESIGNED if field.designed else ""
         if field.table is not None:
             tables.append(field)
+        elif field.text and not field.label:  # the value says what it is
+            facts.append(f"{_markup(field.text, icons, size)}{mark}")
         elif field.text:
             facts.append(f"<i>{html.escape(field.label)}</i> {_markup(field.text, icons, size)}{mark}")
         else:

@@ -11,10 +11,14 @@ from one panel to the next, let alone from one side of the sheet to the other:
   as the *Gate* seed's own sheet gives every panel its heading;
 * a table that continues on the next panel repeats its header row;
 * a section that fits one panel is never cut: it prints whole on one panel;
-* the cut points are chosen by dynamic programming to fill every panel evenly (least sum of
-  squared empty space), preferring cuts between sections over cuts inside a section, a
-  list or a table; a panel whose section goes on to the next one is at least half full;
-* the type size is the largest of :data:`SIZES` at which the units fit.
+* a table that fits one panel (with its caption, and its heading with the lines kept under
+  it) is never cut; a heading keeps :data:`KEEP_LINES` lines of its section with it;
+* the cut points are chosen by dynamic programming: first the fewest panels but the last
+  under :data:`CONTINUED_FILL` full, then the least sum of squared empty space plus the
+  penalty of each cut inside a section, a list or a table (a panel left over for notes
+  counts as one :data:`SPARE_COST` empty);
+* the type size is the largest of :data:`SIZES` (9 pt down to 7.5 pt) at which the units
+  fit, or a smaller one of them when that under-fills fewer panels, or cuts fewer tables.
 
 Panels the text does not need are *spare panels*, printed at the end: ``sheet.md`` asks for
 them with ``{{ spare_panel('notes') }}`` (or ``'components'``, ``'turn'``), and any other
@@ -33,10 +37,13 @@ from cardforge.documents.flow import Block, Heading, IconImages, Styles, blocks
 from cardforge.documents.sheetunits import Atom, Measure, Unit, units
 from cardforge.documents.readers import Paragraph
 
-SIZES = [9.0, 8.75, 8.5, 8.25, 8.0, 7.75, 7.5, 7.25, 7.0, 6.75, 6.5, 6.25, 6.0]  # pt, largest first
+SIZES = [9.0, 8.75, 8.5, 8.25, 8.0, 7.75, 7.5]  # pt, largest first: a quick-reference's body is never smaller
+KEEP_LINES = 3  # body lines of its section a heading keeps with it on its panel
 SPARE_KINDS = {"notes": "Notes", "components": "Components", "turn": "Turn summary"}
 PANEL_MARK = "<!-- panel: {} -->"
-CONTINUED_FILL = 0.5  # least fill of a panel whose section goes on, "(continued)", on the next
+CONTINUED_FILL = 0.55  # least fill of every panel but the last (its last line's space after included: ink half full)
+SPARE_COST = 0.6  # a panel the rules leave for notes weighs as one this share empty
+NOTE_FLOOR = 6.5  # pt: nothing a player reads on the sheet is smaller (notes, "(continued)")
 
 
 @dataclass
@@ -50,6 +57,7 @@ class Plan:
     spare: list[str] = field(default_factory=list)
     undeclared_spare: int = 0
     fill: list[float] = field(default_factory=list)  # each text panel's height / the room (0..1)
+    sections: list[str] = field(default_factory=list)  # the section each text panel starts in
     too_tall: str = ""
     section: str = ""  # when the text does not fit: the first section past the last panel
     spare_too_tall: str = ""  # when a spare panel does not fit: its kind, and the panels it would need
@@ -73,14 +81,17 @@ class Sheet:
             self.sums.append(self.sums[-1] + self.heights[k])
             starts = self.tables[k] is not None and (k == 0 or self.tables[k - 1] is not self.tables[k])
             self.heads.append(self.heads[-1] + (self.tables[k].header_height if starts else 0.0))
+        self.under = self.table_cuts = 0  # panels but the last under CONTINUED_FILL full, tables cut: the last balance
         self.allowed = self.whole_sections()
-        self.fill_rule = True  # off only when no dealing keeps it (a unit too tall to follow a half panel)
+        self.keep_with_heading()
+        self.keep_whole_tables()
 
     def continuation(self, section: Block) -> Atom:
         key = id(section)
         if key not in self._cont:
             style = self.styles.h2 if section.level <= 2 else self.styles.h3
-            text = f"{html.escape(section.plain)} <font size='{style.fontSize * 0.7:.2f}'>(continued)</font>"
+            small = max(style.fontSize * 0.7, NOTE_FLOOR)
+            text = f"{html.escape(section.plain)} <font size='{small:.2f}'>(continued)</font>"
             self._cont[key] = self.measure.atom(Heading(text, style, 9, section.plain))
         return self._cont[key]
 
@@ -110,14 +121,37 @@ class Sheet:
                     allowed[k] = False
         return allowed
 
+    def keep_whole_tables(self) -> None:
+        """No panel starts inside a table that fits one panel with what must print before it on
+        the same panel (its caption, and its heading with the lines kept under it); a table
+        that cannot splits between rows, its header repeated."""
+        n, a = len(self.units), 0
+        while a < n:
+            b = a + 1
+            if self.tables[a] is not None:
+                while b < n and self.tables[b] is self.tables[a]:
+                    b += 1
+                start = next(k for k in range(a, -1, -1) if self.allowed[k])
+                if self.height(start, b) <= self.room:
+                    for k in range(a + 1, b):
+                        self.allowed[k] = False
+            a = b
+
+    def keep_with_heading(self) -> None:
+        """No panel starts within the first :data:`KEEP_LINES` body lines after a heading."""
+        keep = KEEP_LINES * self.styles.body.leading
+        start = None
+        for k, unit in enumerate(self.units):
+            if unit.opens:
+                start = k
+                head = unit.atoms[0].height if len(unit.atoms) > 1 else 0.0
+            elif start is not None and self.height(start, k) - head < keep:
+                self.allowed[k] = False
+
     def cut_allowed(self, i: int, j: int) -> bool:
-        """Whether a panel holding units i..j-1 may end at j: not inside a short section, and a
-        panel that ends inside a section (its rest "(continued)") is at least :data:`CONTINUED_FILL` full."""
-        if j >= len(self.units):
-            return True
-        if not self.allowed[j]:
-            return False
-        return self.units[j].opens or not self.fill_rule or self.height(i, j) >= self.room * CONTINUED_FILL
+        """Whether a panel holding units i..j-1 may end at j: not inside a short section or a
+        table that fits a panel, nor right after a heading."""
+        return j >= len(self.units) or self.allowed[j]
 
     def greedy(self) -> int | None:
         """Panels needed when each is filled to the brim; None if a unit alone is too tall."""
@@ -130,6 +164,8 @@ class Sheet:
                 j += 1
             while j > i + 1 and not self.allowed[j]:  # back to the start of a short section
                 j -= 1
+            if j < n and not self.allowed[j]:  # no cut the rules allow fits a panel
+                return None
             count += 1
             i = j
         return count
@@ -150,10 +186,13 @@ class Sheet:
         return (section.plain if section is not None else ""), len(starts)
 
     def balance(self, panels: int) -> list[tuple[int, int]] | None:
-        """Cut the units into exactly ``panels`` runs, least squared empty space plus cut penalties."""
+        """Cut the units into at most ``panels`` runs: first the fewest panels (but the last)
+        under :data:`CONTINUED_FILL` full, then the least squared empty space plus cut penalties,
+        each panel left over for notes counted as one :data:`SPARE_COST` empty (dynamic
+        programming); None when no cut keeps the rules."""
         n = len(self.units)
         k_max = min(panels, n)
-        cost: dict[tuple[int, int], float] = {}
+        cost: dict[tuple[int, int], tuple[int, float]] = {}
         for i in range(n):
             for j in range(i + 1, n + 1):
                 h = self.height(i, j)
@@ -161,28 +200,39 @@ class Sheet:
                     break
                 if not self.cut_allowed(i, j):
                     continue
-                cost[(i, j)] = (self.room - h) ** 2 + (self.units[j].cut_before if j < n else 0.0)
-        inf = float("inf")
+                under = int(j < n and h < self.room * CONTINUED_FILL)
+                cost[(i, j)] = (under, (self.room - h) ** 2 + (self.units[j].cut_before if j < n else 0.0))
+        inf = (math.inf, math.inf)
         best = [[inf] * (n + 1) for _ in range(k_max + 1)]
         back = [[-1] * (n + 1) for _ in range(k_max + 1)]
-        best[0][0] = 0.0
+        best[0][0] = (0, 0.0)
         for k in range(1, k_max + 1):
             for j in range(k, n + 1):
                 for i in range(k - 1, j):
                     c = cost.get((i, j))
                     if c is None or best[k - 1][i] == inf:
                         continue
-                    if best[k - 1][i] + c < best[k][j]:
-                        best[k][j], back[k][j] = best[k - 1][i] + c, i
-        for k in range(k_max, 0, -1):  # the most panels that can be filled
-            if best[k][n] < inf:
-                cuts, j = [], n
-                for kk in range(k, 0, -1):
-                    i = back[kk][j]
-                    cuts.append((i, j))
-                    j = i
-                return list(reversed(cuts))
-        return None
+                    total = (best[k - 1][i][0] + c[0], best[k - 1][i][1] + c[1])
+                    if total < best[k][j]:
+                        best[k][j], back[k][j] = total, i
+        found = [k for k in range(1, k_max + 1) if best[k][n] < inf]
+        if not found:
+            return None
+        spare = (self.room * SPARE_COST) ** 2  # a panel left for notes costs as much as one this share empty
+        k = min(found, key=lambda k: (best[k][n][0], best[k][n][1] + (k_max - k) * spare))
+        self.under = best[k][n][0]
+        cuts, j = [], n
+        for kk in range(k, 0, -1):
+            i = back[kk][j]
+            cuts.append((i, j))
+            j = i
+        self.table_cuts = sum(1 for i, j in cuts if 0 < i and self.tables[i] is not None
+                              and self.tables[i] is self.tables[i - 1])
+        return list(reversed(cuts))
+
+    def flaws(self) -> tuple[int, int]:
+        """(panels but the last under-filled, tables cut) of the last :meth:`balance`."""
+        return self.under, self.table_cuts
 
     def panel(self, i: int, j: int) -> list[Flowable]:
         """The flowables of units i..j-1 on one panel."""
@@ -324,16 +374,23 @@ def compose(markdown: str, spares: list[str], panels: int, width: float, room: f
         kind, h = max(_spare_heights(SIZES[-1]).items(), key=lambda kv: kv[1])
         return Plan(SIZES[-1], [], False, need, list(spares), spare_too_tall=kind, spare_need=math.ceil(h / room))
     sheet = sheet_at(chosen)
-    cuts = sheet.balance(text_panels)
-    if cuts is None:
-        sheet.fill_rule = False
-        cuts = sheet.balance(text_panels) or []
+    cuts = sheet.balance(text_panels) or []
+    for smaller in SIZES[SIZES.index(chosen) + 1:] if any(sheet.flaws()) and size is None else []:
+        if not fits(smaller):  # a smaller size that under-fills fewer panels, or cuts fewer tables
+            continue
+        other = sheet_at(smaller)
+        other_cuts = other.balance(text_panels) or []
+        if other_cuts and other.flaws() < sheet.flaws():
+            chosen, sheet, cuts = smaller, other, other_cuts
+            if not any(sheet.flaws()):
+                break
     styles = sheet.styles
     out = [sheet.panel(i, j) for i, j in cuts]
     fill = [sheet.height(i, j) / room for i, j in cuts]
+    sections = [sheet.units[i].section.plain if sheet.units[i].section is not None else "" for i, _ in cuts]
     undeclared = text_panels - len(cuts)
     for _ in range(undeclared):
         out.append(spare_panel("notes", styles))
     for kind in spares:
         out.append(spare_panel(kind, styles, _spare_flow(kind, styles)))
-    return Plan(chosen, out, True, len(cuts), list(spares), undeclared, fill)
+    return Plan(chosen, out, True, len(cuts), list(spares), undeclared, fill, sections)

@@ -35,6 +35,9 @@ INK = colors.HexColor("#212121")
 ACCENT = colors.HexColor("#5d4037")
 
 
+TABLE_FLOOR = 7.0  # pt: the smallest table type of a body at 7 pt or more
+
+
 @dataclass
 class Styles:
     """Paragraph styles for rules text at ``base`` pt."""
@@ -56,7 +59,8 @@ class Styles:
                                  spaceBefore=s * 0.45, spaceAfter=s * 0.15, keepWithNext=1)
         self.item = ParagraphStyle("item", parent=self.body, leftIndent=s * 1.3, bulletIndent=s * 0.2,
                                    spaceAfter=s * 0.2)
-        self.cell = ParagraphStyle("cell", parent=self.body, fontSize=s * 0.9, leading=s * 1.08, spaceAfter=0)
+        cell = max(s * 0.9, min(s, TABLE_FLOOR))  # a table's type: a little under the body, never under 7 pt
+        self.cell = ParagraphStyle("cell", parent=self.body, fontSize=cell, leading=cell * 1.2, spaceAfter=0)
         self.head_cell = ParagraphStyle("head", parent=self.cell, fontName=bold)
         self.item_last = ParagraphStyle("item_last", parent=self.item, spaceAfter=s * 0.5)
         self.caption = ParagraphStyle("caption", parent=self.body, fontName=bold, spaceAfter=s * 0.25, keepWithNext=1)

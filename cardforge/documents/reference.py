@@ -9,8 +9,9 @@ From the same data as the cards and the rules sheet:
   (``end``). Its type is the largest from 14 pt down to 6 pt at which it fits its page, so
   a short sheet fills its page (A4 or Letter) in large type.
 * **Card almanac**: every card grouped by type, sorted by ``reference.sort.<type>`` (default:
-  the first number field of the type's cards), with its quantity, fields, text and inline
-  icons; designed values carry an asterisk. Then an index of every card by name.
+  the first number field of the type's cards), with its quantity, fields (enum values by
+  their display labels), text and inline icons; designed values carry † as docs/marks.md
+  says. Then an index of every card by name, one line per name with its pages merged.
 * **The odds of a draw** (``odds:``, :mod:`cardforge.almanac.odds`): for each draw the
   game declares, the exact chance of at least one, none and exactly k cards of interest,
   and the stack's make-up as a bar chart.
@@ -36,7 +37,7 @@ from cardforge.documents.flow import Heading, IconImages, Styles, flowables, pag
 from cardforge.documents.memo import Memo
 from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, RULING_NOTE, cites, has_designed
 from cardforge.documents.readers import Paragraph
-from cardforge.documents.source import Macros
+from cardforge.documents.source import Macros, table_sections
 from cardforge.util.units import MM
 
 MARGIN = 14 * MM
@@ -57,8 +58,13 @@ def helper_markdown(game: Game) -> str:
     if m.icon_legend():  # no heading over an empty legend
         parts.append(f"## Icons\n\n{m.icon_legend()}")
     tables = _config(game).get("tables", list((game.data.get("tables") or {}).keys()))
+    sections = table_sections(game, "sheet")
     for table_id in tables:
-        parts.append(m.table(table_id))
+        text = m.table(table_id)
+        if not ((game.data.get("tables") or {}).get(table_id) or {}).get("title") and sections.get(table_id):
+            marker, rest = text.split("\n", 1)  # named as the rules sheet names it where it points here
+            text = f"{marker}\n**{sections[table_id]}**\n\n{rest}"
+        parts.append(text)
     if game.data.get("end"):
         parts.append(f"## End of the game\n\n{m.game_end()}")
     return "\n\n".join(parts)
@@ -194,12 +200,29 @@ def _almanac_story(game: Game, icons: IconImages, width: float) -> list:
         cards = sorted(game.cards_of(type_id), key=sort_key(game, type_id))
         if not cards:
             continue
-        story.append(Heading(f"{html.escape(card_type.label)} ({game.total(type_id)})", styles.h2, 1, card_type.label))
-        for card in cards:
+        heading = Heading(f"{html.escape(card_type.label)} ({game.total(type_id)})", styles.h2, 1, card_type.label)
+        for n, card in enumerate(cards):
             entry = card_entry(card, game, icons, styles, quantity=True, width=width)
-            entry[0].card_name = card.name
-            story.append(KeepTogether(entry))
+            entry[0].card_name = index_name(card, game)
+            story.append(KeepTogether(([heading] if n == 0 else []) + entry))  # no heading alone at a page's foot
     return story
+
+
+def index_name(card: Card, game: Game) -> str:
+    """How the index names ``card``: its name, or, for a name that says nothing alone (a
+    number: "1"), its type's label and name ("District marker 1")."""
+    name = " ".join(card.name.split())
+    if not any(ch.isalpha() for ch in name):
+        return f"{game.card_types[card.type].label} {name}"
+    return name
+
+
+def index_lines(found: list[tuple[str, int]]) -> list[str]:
+    """The index: one line per name, its pages merged in order ("Birdmancer · 6, 8")."""
+    pages: dict[str, set[int]] = {}
+    for name, page in found:
+        pages.setdefault(name, set()).add(page)
+    return [f"{name} · {', '.join(str(p) for p in sorted(pages[name]))}" for name in sorted(pages, key=str.lower)]
 
 
 @fonts.in_rules_font  # a pack font with `rules: true` prints these pages
@@ -233,13 +256,14 @@ def render_reference(game: Game, out: Path, paper: str = "letter", memo: Memo | 
             out_story += _almanac_story(game, icons, width)
             styles = Styles(8)
             out_story += [PageBreak(), Heading("Index", styles.h1, 0, "Index")]
-            for name, page in sorted(index_pages, key=lambda t: t[0].lower()):
-                out_story.append(Paragraph(f"{html.escape(name)} <font color='#757575'>· {page}</font>", styles.body))
+            for line in index_lines(index_pages):
+                name, pages = line.rsplit(" · ", 1)
+                out_story.append(Paragraph(f"{html.escape(name)} <font color='#757575'>· {pages}</font>", styles.body))
             return out_story
 
         def two_passes() -> _Doc:
             first = _Doc(io.BytesIO(), size, game)
-            first.build(story([(c.name, 0) for c in game.cards]))
+            first.build(story([(index_name(c, game), 0) for c in game.cards]))
             final = _Doc(str(out), size, game)
             final.build(story(first.index))
             return final

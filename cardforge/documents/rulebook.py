@@ -1,8 +1,9 @@
 """The full rulebook (rulebook.pdf): cover, contents, the rendered rulebook.md, then the
 glossary, the icon legend and an appendix listing every card, all from the game pack.
 
-Pages are Letter or A4 with 20 mm margins, two passes (``multiBuild``) so the contents page
-knows every heading's page. Card text in the appendix is the card data verbatim (errata
+Pages are Letter or A4 with 20 mm margins; the rules are set in one column of about
+:data:`MEASURE` characters (:func:`measure_width`), centred. Two passes (``multiBuild``) so
+the contents page knows every heading's page. Card text in the appendix is the card data verbatim (errata
 applied), with icons inline; a designed value carries a dagger (†), explained on the cover.
 """
 from __future__ import annotations
@@ -12,9 +13,11 @@ import re
 import tempfile
 from pathlib import Path
 
-from reportlab.platypus import BaseDocTemplate, Frame, NextPageTemplate, PageBreak, PageTemplate, Spacer, TableStyle
+from reportlab.platypus import (BaseDocTemplate, Frame, KeepTogether, NextPageTemplate, PageBreak, PageTemplate, Spacer,
+                                TableStyle)
 from reportlab.platypus.tableofcontents import TableOfContents
 
+from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.render import backend, fonts
 from cardforge.render.sheet import PAPER_MM
@@ -27,9 +30,14 @@ from cardforge.documents.source import render_source
 from cardforge.util.units import MM
 
 MARGIN = 20 * MM
+BODY = 10.0  # pt: the rulebook's body type
+MEASURE = 72  # characters of rules text a line holds (a book's measure: 60 to 75)
+SAMPLE = ("Each turn you place a witch, then the Gatekeeper moves, discards a dazzled witch and opens a gate; "
+          "the witches of that element clash.")  # rules text, for the width of an average character
 # the sections after the rules, in order: the same in rulebook.pdf and rulebook.html
 GLOSSARY, ICON_LEGEND, EVERY_CARD = "Glossary", "Icon legend", "Appendix: every card"
 EVERY_CARD_NOTE = "Every card with its text as printed on it."
+COMPONENTS, ANATOMY = "Components", "Card anatomy"  # the picture pages before the rules
 RULES = "Rules"  # the contents' top level over rulebook.md's sections when it has no "#" heading
 
 
@@ -46,6 +54,16 @@ def book_markdown(game: Game) -> str:
     return markdown
 
 
+def measure_width(paper: tuple[float, float], size: float = BODY) -> float:
+    """The width (pt) of the rulebook's text column on ``paper``: :data:`MEASURE` characters of
+    rules text in the body face at ``size`` pt (a line people read), never wider than the page
+    less its margins."""
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    per_char = stringWidth(SAMPLE, fonts.pdf_name("sans"), size) / len(SAMPLE)
+    return min(paper[0] - 2 * MARGIN, MEASURE * per_char)
+
+
 def type_heading(game: Game, type_id: str) -> str:
     """A card type's heading in the card appendix: its label and how many cards it has."""
     return f"{game.card_types[type_id].label} ({game.total(type_id)})"
@@ -57,9 +75,11 @@ class _Book(BaseDocTemplate):
                          bottomMargin=MARGIN, title=f"{game.title}: rulebook", author=game.meta.get("designer", ""),
                          creator="cardforge", invariant=1, initialFontName=fonts.pdf_name("sans"))
         self.game = game
-        frame = Frame(MARGIN, MARGIN, paper[0] - 2 * MARGIN, paper[1] - 2 * MARGIN, id="body")
+        frame = Frame(MARGIN, MARGIN, paper[0] - 2 * MARGIN, paper[1] - 2 * MARGIN, id="cover")
+        width = measure_width(paper)
+        body = Frame((paper[0] - width) / 2, MARGIN, width, paper[1] - 2 * MARGIN, id="body")
         self.addPageTemplates([PageTemplate("cover", frames=[frame]),
-                               PageTemplate("body", frames=[frame], onPage=self._footer)])
+                               PageTemplate("body", frames=[body], onPage=self._footer)])
         self.toc: TableOfContents | None = None
         self.contents_at: dict[str, int] = {}  # page of the contents' "heading", and of the "toc" when drawn whole
 
@@ -98,6 +118,23 @@ def _cover(game: Game, styles: Styles) -> list:
     return out
 
 
+def _pictures(game: Game, layouts: LayoutSet, styles: Styles, width: float) -> list:
+    """The components page and the card anatomy figures (see :mod:`cardforge.documents.anatomy`)."""
+    from cardforge.documents.anatomy import anatomy_figures, components_grid
+
+    out: list = []
+    grid = components_grid(game, layouts, width, styles)
+    if grid is not None:
+        out += [Heading(COMPONENTS, styles.h1, 0, COMPONENTS),
+                Paragraph("One card of each kind, and each card back.", styles.italic), grid]
+    figures = anatomy_figures(game, layouts, width, styles)
+    if figures:
+        head = [Heading(ANATOMY, styles.h1, 0, ANATOMY), Paragraph("A card of each kind, its parts numbered.", styles.italic)]
+        for n, (caption, figure) in enumerate(zip(figures[::2], figures[1::2])):  # short blocks: a figure and its
+            out += [KeepTogether((head if n == 0 else []) + [caption, figure]), Spacer(1, 4 * MM)]  # caption (heading)
+    return out
+
+
 def _appendices(game: Game, styles: Styles, icons: IconImages, width: float) -> list:
     """The glossary and the icon legend (each only when it has entries: an empty section prints
     no heading, in the pages or the contents), then every card by card type."""
@@ -126,9 +163,12 @@ def _appendices(game: Game, styles: Styles, icons: IconImages, width: float) -> 
 
 
 @fonts.in_rules_font  # a pack font with `rules: true` prints these pages
-def render_rulebook(game: Game, out: Path, paper: str = "letter", memo: Memo | None = None) -> int:
+def render_rulebook(game: Game, out: Path, paper: str = "letter", memo: Memo | None = None,
+                    layouts: LayoutSet | None = None) -> int:
     """Write rulebook.pdf for ``game``; returns its page count. Raises ``ValueError`` if
-    rulebook.md is missing or does not render.
+    rulebook.md is missing or does not render. With the game's ``layouts``, the book shows
+    its cards (:mod:`cardforge.documents.anatomy`): a components page (one card of each kind,
+    each distinct back) and a card anatomy figure per card type, before the rules.
 
     The contents' page numbers come from passes that lay the book out until they stop
     changing, the first with no contents (ReportLab's ``multiBuild``). With a ``memo``
@@ -146,7 +186,7 @@ def render_rulebook(game: Game, out: Path, paper: str = "letter", memo: Memo | N
         guess = _contents(memo.get("rulebook-contents", key)) if memo else None
         doc = None
         if guess is not None:
-            doc = _book(game, markdown, size, icons, out)
+            doc = _book(game, markdown, size, icons, out, layouts)
             doc.toc.addEntries(guess)
             try:
                 doc.multiBuild(doc.story, maxPasses=0)  # IndexError: the pass found other contents
@@ -155,17 +195,18 @@ def render_rulebook(game: Game, out: Path, paper: str = "letter", memo: Memo | N
             if doc is not None and doc.contents_at.get("toc", -1) != doc.contents_at.get("heading"):
                 doc = None  # the contents ran on past their page: later pages moved
         if doc is None:
-            doc = _book(game, markdown, size, icons, out)
+            doc = _book(game, markdown, size, icons, out, layouts)
             doc.multiBuild(doc.story)
         if memo:
             memo.put("rulebook-contents", key, [list(entry) for entry in backend.contents_entries(doc.toc)])
         return doc.page
 
 
-def _book(game: Game, markdown: str, size: tuple[float, float], icons: IconImages, out: Path) -> _Book:
+def _book(game: Game, markdown: str, size: tuple[float, float], icons: IconImages, out: Path,
+          layouts: LayoutSet | None = None) -> _Book:
     """A new rulebook document writing to ``out``, its story (``.story``) and contents (``.toc``)."""
-    styles = Styles(10)
-    width = size[0] - 2 * MARGIN
+    styles = Styles(BODY)
+    width = measure_width(size)
     toc = TableOfContents()
     toc.tableStyle = TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
                                  ("FONTNAME", (0, 0), (-1, -1), fonts.pdf_name("sans"))])
@@ -174,6 +215,8 @@ def _book(game: Game, markdown: str, size: tuple[float, float], icons: IconImage
     contents = Paragraph("Contents", styles.h1)
     contents.contents_heading = True
     story = _cover(game, styles) + [NextPageTemplate("body"), PageBreak(), contents, toc, PageBreak()]
+    if layouts is not None:
+        story += _pictures(game, layouts, styles, width)
     story += flowables(markdown, styles, icons, width)
     story += _appendices(game, styles, icons, width)
     for n, heading in enumerate(f for f in story if isinstance(f, Heading)):

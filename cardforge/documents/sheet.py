@@ -4,9 +4,13 @@ The sheet's sixteen 3.125 x 2 in cells (see :mod:`cardforge.documents.fold`) are
 frames taken in :data:`~cardforge.documents.fold.READING_ORDER`: the title cell, generated from
 the game's metadata, then fifteen panels composed by :mod:`cardforge.documents.compose` from the
 rendered ``sheet.md`` (whole paragraphs, list items and table rows per panel, headings kept
-with their text, balanced, at the largest type size from 9 pt down to 6 pt that fits). If it
-does not fit at 6 pt, :func:`compile_sheet` says which section or spare panel does not fit and
-how many panels it needs and has, and no sheet is written.
+with three lines of their text, a table that fits a panel kept whole, balanced, at the
+largest type size from 9 pt down to 7.5 pt that fits; tables at 7 pt or more, nothing under
+6.5 pt). When the rules do not fit at 7.5 pt, the sheet moves reference tables to the helper
+sheet of reference.pdf (those it prints, the longest first) and prints where they are
+(:func:`move_tables`), rather than setting smaller type. If it still does not fit,
+:func:`compile_sheet` says which section or spare panel does not fit and how many panels it
+needs and has, and no sheet is written.
 Page 1 is the front with solid cut lines and dotted fold lines; page 2 the back, laid out
 for long-edge duplex (each back cell behind its front cell).
 """
@@ -14,7 +18,7 @@ from __future__ import annotations
 
 import re
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from reportlab.lib import colors
@@ -25,13 +29,13 @@ from cardforge.sources.load import display_path
 from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
-from cardforge.documents.compose import SIZES, SPARE_KINDS, Plan, compose
+from cardforge.documents.compose import NOTE_FLOOR, SIZES, SPARE_KINDS, Plan, compose
 from cardforge.documents.flow import IconImages, Styles
 from cardforge.documents.memo import Memo
 from cardforge.documents.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
 from cardforge.documents.playertext import DESIGNED_NOTE, RULING_NOTE, cites, designed, has_designed, players
 from cardforge.documents.readers import Paragraph
-from cardforge.documents.source import Macros, render_source, source_path, table_source_line
+from cardforge.documents.source import Macros, render_source, source_path, table_sections, table_source_line
 from cardforge.documents.tables import TableTooWide
 from cardforge.util.units import INCH, MM
 
@@ -49,6 +53,7 @@ class SheetFit:
     cells: int
     fits: bool
     plan: Plan | None = None
+    moved: list[tuple[str, str]] = field(default_factory=list)  # (table id, its name) moved to the helper sheet
 
 
 def _origin(paper: tuple[float, float]) -> tuple[float, float]:
@@ -138,7 +143,8 @@ def _title(game: Game, styles: Styles) -> list:
     out.append(Paragraph("<b>Quick-start rules</b> (the full rules are in the rulebook)" if version == "quick-start"
                          else "<b>Rules</b>", styles.subtitle))
     if has_designed(game):
-        out.append(Paragraph(f"<font size='{styles.base * 0.85:.2f}'>{DESIGNED_NOTE}</font>", styles.subtitle))
+        out.append(Paragraph(f"<font size='{max(styles.base * 0.85, NOTE_FLOOR):.2f}'>{DESIGNED_NOTE}</font>",
+                             styles.subtitle))
     out.append(FrameBreak())
     return out
 
@@ -162,6 +168,43 @@ def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None) -
     if key is not None and plan.fits:
         memo.put("sheet-size", key, plan.size)
     return plan
+
+
+TABLE_BLOCK = re.compile(r"<!-- table: ([\w.-]+) -->\n(?:\*\*[^\n]*\*\*\n\n)?(?:\|[^\n]*(?:\n|$))+")
+
+
+def helper_tables(game: Game) -> list[str]:
+    """The ids of the game.yaml tables the helper sheet of reference.pdf prints
+    (``reference.tables``, by default every table): those the rules sheet may move there."""
+    tables = (game.data.get("reference") or {}).get("tables", list((game.data.get("tables") or {}).keys()))
+    return [t for t in tables if t in (game.data.get("tables") or {})]
+
+
+def movable(game: Game, markdown: str) -> list[tuple[str, str]]:
+    """(table id, what the pointer calls it) of each table in the rendered ``markdown`` that the
+    helper sheet also prints, the longest first: what the sheet moves there, one at a time,
+    when the rules do not fit at the smallest type size (:data:`MIN_SIZE`)."""
+    helper = set(helper_tables(game))
+    sections = table_sections(game, "sheet")
+    found = []
+    for m in TABLE_BLOCK.finditer(markdown):
+        if m.group(1) not in helper:
+            continue
+        spec = (game.data.get("tables") or {}).get(m.group(1)) or {}
+        name = sections.get(m.group(1)) or spec.get("title") or m.group(1)
+        found.append((len(m.group(0)), m.group(1), re.sub(r"[*_`]", "", str(name))))
+    return [(table_id, name) for _, table_id, name in sorted(found, key=lambda f: -f[0])]
+
+
+def move_tables(markdown: str, moved: list[tuple[str, str]]) -> str:
+    """``markdown`` with each table of ``moved`` replaced by a line pointing to the helper sheet."""
+    ids = dict(moved)
+
+    def point(m: re.Match) -> str:
+        if m.group(1) not in ids:
+            return m.group(0)
+        return f"*{ids[m.group(1)]}: see the helper sheet (reference.pdf).*\n"
+    return TABLE_BLOCK.sub(point, markdown)
 
 
 def _story(game: Game, plan: Plan) -> list:
@@ -232,10 +275,12 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
     ``memo`` (:mod:`cardforge.documents.memo`), the type size found for the same text, spare
     panels, icons and fonts is read back instead of searched for (the same sheet).
 
-    Diagnostics: ``rules-overflow`` when it does not fit at 6 pt (naming the section, or
-    the spare panel, that does not fit), ``rules-table-too-wide`` for a table wider than a
-    panel, and a ``rules-sheet-fit`` note with the type size, how full each panel is and how
-    many panels the rules leave for notes. Nothing is written when there is an error.
+    Diagnostics: ``rules-overflow`` when it does not fit at 7.5 pt with its reference tables
+    moved (naming the section, or the spare panel, that does not fit), ``rules-table-too-wide``
+    for a table wider than a panel, and a ``rules-sheet-fit`` note with the type size, how
+    full each panel is, the emptiest panel but the last and the section it starts in, the
+    tables moved to the helper sheet and how many panels the rules leave for notes. Nothing
+    is written when there is an error.
     """
     markdown, problems = render_source(game, "sheet")
     if markdown is None:
@@ -248,7 +293,14 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
             file, line = table_source_line(game, "sheet", exc.name)
             return None, problems + [diag("rules-table-too-wide", f"{exc} (a panel is 3.125 in wide)", file=file,
                                           line=line, hint="fewer columns, shorter words, or move the table to the rulebook")]
+        moved: list[tuple[str, str]] = []
+        for table in movable(game, markdown) if not plan.fits else []:
+            moved.append(table)  # reference material to the helper sheet rather than smaller type
+            plan = _plan(game, move_tables(markdown, moved), Path(tmp), memo)
+            if plan.fits:
+                break
         fit = _fit(plan)
+        fit.moved = moved
         if not plan.fits:
             if plan.too_tall:
                 problems.append(diag("rules-overflow", f"the rules sheet of {game.slug}: a block is taller than a "
@@ -261,8 +313,16 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
         asked = f" + {len(plan.spare)} spare as sheet.md asks" if plan.spare else ""
         room = (f"; {plan.undeclared_spare} panel{'s' if plan.undeclared_spare != 1 else ''} the rules do not need "
                 f"print{'s' if plan.undeclared_spare == 1 else ''} as notes at the end") if plan.undeclared_spare else ""
-        problems.append(diag("rules-sheet-fit", f"rules.pdf of {game.slug}: type {plan.size:g} pt, the largest that "
-                             f"fits; {plan.text_panels} panels of rules{asked}{room}; panels filled {fill} %", **where))
+        went = (f"; moved to the helper sheet, where the sheet points: {', '.join(name for _, name in moved)}"
+                if moved else "")
+        emptiest = ""
+        if len(plan.fill) > 1:
+            k = min(range(len(plan.fill) - 1), key=lambda n: plan.fill[n])
+            emptiest = (f"; the emptiest but the last: panel {k + 2} ({plan.sections[k] or 'untitled'}), "
+                        f"{plan.fill[k] * 100:.0f} %")
+        problems.append(diag("rules-sheet-fit", f"rules.pdf of {game.slug}: type {plan.size:g} pt (the largest that "
+                             f"fits, or a smaller one that under-fills fewer panels or cuts fewer tables); {plan.text_panels} panels of rules{asked}{room}; panels filled {fill} %"
+                             f"{emptiest}{went}", **where))
         if out is not None:
             size_pt = tuple(v * MM for v in PAPER_MM[paper])
             used = _build(game, plan, size_pt, str(out))

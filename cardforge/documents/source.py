@@ -181,6 +181,23 @@ def source_path(game: Game, kind: str) -> Path:
     return game.root / SOURCES[kind]
 
 
+def table_sections(game: Game, kind: str = "sheet") -> dict[str, str]:
+    """The heading each ``table('ID')`` call of the game's ``kind`` source stands under (ID ->
+    the heading's text, Markdown marks left out); {} when the source cannot be read."""
+    try:
+        text = source_path(game, kind).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    out, heading = {}, ""
+    for line in text.splitlines():
+        found = re.match(r"#{1,3} +(.+?)\s*$", line)
+        if found:
+            heading = re.sub(r"[*_`]", "", found.group(1))
+        for table_id in re.findall(r"table\(\s*['\"]([\w.-]+)['\"]", line):
+            out.setdefault(table_id, heading)
+    return out
+
+
 def render_source(game: Game, kind: str) -> tuple[str | None, list[Diagnostic]]:
     """The Markdown of the game's ``kind`` source ("rulebook" or "sheet"), or None if absent/broken."""
     path = source_path(game, kind)

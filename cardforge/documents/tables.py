@@ -59,8 +59,10 @@ class TableModel:
         """A ReportLab table of body rows ``first``..``last`` (exclusive), under the header."""
         body = self.rows[first:last]
         data = ([self.header] if self.header else []) + body
-        table = Table(data, colWidths=self.widths, hAlign="LEFT")
         head = 1 if self.header else 0
+        # split by a frame (the rulebook, the helper sheet): between rows, the header repeated,
+        # never the header alone at a column's foot
+        table = Table(data, colWidths=self.widths, hAlign="LEFT", repeatRows=head, splitByRow=1)
         from cardforge.render import fonts
 
         style = [("VALIGN", (0, 0), (-1, -1), "TOP"),

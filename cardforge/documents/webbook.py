@@ -358,6 +358,8 @@ def _card_article(card: Card, page: _Page, faces: tuple[Face, Face] | None, back
                           + "".join(f'<th scope="col">{html.escape(h)}</th>' for h in header) + "</tr></thead><tbody>"
                           + "".join("<tr>" + "".join(f"<td>{write.text(c)}</td>" for c in row) + "</tr>" for row in rows)
                           + "</tbody></table></div>")
+        elif item.text and not item.label:  # the value says what it is
+            facts.append(f"<li>{write.text(item.text)}{mark}</li>")
         elif item.text:
             facts.append(f"<li><em>{html.escape(item.label)}</em> {write.text(item.text)}{mark}</li>")
         else:
@@ -528,6 +530,10 @@ p.text{margin:.2rem 0}
 .odds table{font-size:.85rem}.odds th,.odds td{padding:.2rem .35rem}
 .odds td,.odds thead th{white-space:nowrap;text-align:right}.odds tbody th{font-weight:400}
 figure.composition{margin:.4rem 0 1rem}
+section.components .faces{display:flex;flex-wrap:wrap;gap:.8rem}section.components figure{margin:0;width:9rem}
+section.components img{width:100%;height:auto}
+figure.anatomy-figure{margin:.6rem 0 1.2rem}figure.anatomy-figure img{max-width:100%;height:auto}
+figure.anatomy-figure ol{margin:.2rem 0 0;font-size:.9rem}
 .bar{display:flex;height:1.4rem;border-radius:3px;overflow:hidden;margin:.3rem 0}
 .bar span{display:block;height:100%}
 .key{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.2rem 1rem;font-size:.9rem}
@@ -562,6 +568,60 @@ q.addEventListener('input',run);t.addEventListener('change',run);run();
 """
 
 
+def _components(page: _Page, layouts: LayoutSet, faces: dict) -> list[str]:
+    """One card of each kind and each card back, as rulebook.pdf's components page shows them."""
+    from cardforge.documents.anatomy import sample
+    from cardforge.documents.rulebook import COMPONENTS
+    from cardforge.sandbox.choice import back_of
+
+    game = page.game
+    shown = []
+    for type_id, card_type in game.card_types.items():
+        card = sample(game, type_id, layouts)
+        if card is not None:
+            shown.append((faces[card.id][0], f"{card_type.label} ({game.total(type_id)})", card.name))
+    backs: set[str] = set()
+    for card in game.cards:
+        back = back_of(card, game)
+        if back in backs:
+            continue
+        backs.add(back)
+        shown.append((faces[card.id][1], f"Back: {game.card_types[card.type].label}", f"{card.name}, back"))
+    if not shown:
+        return []
+    anchor = page.anchor(COMPONENTS)
+    page.contents.append((0, COMPONENTS, anchor))
+    out = [f'<section class="components"><h2 id="{anchor}">{COMPONENTS}</h2><div class="faces">']
+    for face, caption, alt in shown:
+        out.append(f'<figure><img src="{face.uri}" width="{face.width}" height="{face.height}" alt="{html.escape(alt)}" '
+                   f'loading="lazy" style="border-radius:{face.radius}"><figcaption>{html.escape(caption)}</figcaption>'
+                   "</figure>")
+    out.append("</div></section>")
+    return out
+
+
+def _anatomy(page: _Page, layouts: LayoutSet) -> list[str]:
+    """The card anatomy figures, as rulebook.pdf draws them (:mod:`cardforge.documents.anatomy`),
+    each with its callouts as a numbered list (the figure's text)."""
+    from cardforge.documents.anatomy import anatomy_pictures
+    from cardforge.documents.rulebook import ANATOMY
+
+    pictures = anatomy_pictures(page.game, layouts)
+    if not pictures:
+        return []
+    anchor = page.anchor(ANATOMY)
+    page.contents.append((0, ANATOMY, anchor))
+    out = [f'<section class="anatomy"><h2 id="{anchor}">{ANATOMY}</h2>']
+    for picture in pictures:
+        items = "".join(f"<li>{html.escape(c.label)}</li>" for c in picture.callouts)
+        out.append(f'<figure class="anatomy-figure"><img src="{picture.uri}" width="{picture.width}" '
+                   f'height="{picture.height}" alt="{html.escape(picture.card)}, its parts numbered" loading="lazy">'
+                   f"<figcaption><b>{html.escape(picture.label)}</b> ({html.escape(picture.card)})"
+                   f"<ol>{items}</ol></figcaption></figure>")
+    out.append("</section>")
+    return out
+
+
 def render_rulebook_html(game: Game, layouts: LayoutSet, out: Path, memo: Memo | None = None) -> dict:
     """Write rulebook.html for ``game`` (see the module docstring); returns
     ``{"bytes": size of the file, "cards": cards shown, "images": card faces embedded}``.
@@ -572,8 +632,8 @@ def render_rulebook_html(game: Game, layouts: LayoutSet, out: Path, memo: Memo |
     for term in game.glossary:
         page.ids.add(glossary_anchor(term))  # reserved: a heading never takes a term's anchor
     page.ids.update({"contents", "almanac", "q", "type", "shown"})
-    body = _blocks(PARSE(book_markdown(game)), page)
     faces = card_faces(game, layouts, memo)
+    body = _components(page, layouts, faces) + _anatomy(page, layouts) + _blocks(PARSE(book_markdown(game)), page)
     body += _odds(page)
     body += _appendices(page, faces)
     symbols = "".join(_symbol(name, game.icons[name].svg, game.icons[name].color) for name in sorted(page.icons_used))

@@ -95,6 +95,10 @@ CODES: dict[str, Code] = _codes(
     Code("icon-unused", "icons", W, "a declared icon is used by no card and no layout"),
     Code("icon-color-ignored", "icons", W, "an icon's SVG ignores currentColor while a layout asks for a colour"),
     Code("markup-unmatched", "markup", W, "card text has an unmatched * or ** or a { that is not an icon token"),
+    # colour vision: what players tell apart by colour still differs for colour-blind players
+    Code("colour-collapse", "colour-vision", W, "two card backs, or two suits of a card type, differ only by colours that collapse for a common colour-vision deficiency"),
+    # raw values: what the almanac prints of an enum value
+    Code("almanac-raw-value", "raw-values", W, "the almanac would print an enum value as the data writes it (a slug), for want of a display label"),
     # glossary
     Code("term-misspelt", "glossary", W, "a word in card text is a near miss of a glossary term"),
     Code("term-unused", "glossary", W, "a glossary term appears on no card"),
@@ -113,7 +117,7 @@ CODES: dict[str, Code] = _codes(
     Code("rules-missing", "rules-compiler", W, "a game pack has no rules source (rulebook.md, sheet.md)"),
     Code("rules-template", "rules-compiler", E, "a rules source does not render (jinja2 syntax or data error)"),
     Code("rules-number", "rules-compiler", W, "the rules print a number that no data of the pack holds"),
-    Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size (6 pt)"),
+    Code("rules-overflow", "rules-compiler", E, "the rules do not fit the accordion sheet at the minimum type size (7.5 pt), reference tables moved to the helper sheet"),
     # sources: spreadsheets (CSV card files, cardforge import)
     Code("source-unreadable", "sources", E, "a spreadsheet file cannot be read (not UTF-8, not a workbook, bad JSON)"),
     Code("source-value", "sources", E, "a cell does not fit its field (not a number, no name, unknown card type)"),
