@@ -33,12 +33,13 @@ from cardforge.model import Card, Game
 from cardforge.sandbox import roman, tally
 
 
-def _tally(value: dict) -> str:
-    """Icon counts as tokens (:func:`cardforge.sandbox.tally`); counts too large to draw
-    as icons (a card's schema error) as numbers."""
+def _tally(value: dict, choice: bool = False) -> str:
+    """Icon counts as tokens (:func:`cardforge.sandbox.tally`), joined with "or" when
+    ``choice`` (one of them, the player's choice); counts too large to draw as icons (a
+    card's schema error) as numbers."""
     counts = {k: v for k, v in value.items() if isinstance(v, int) and not isinstance(v, bool)}
     try:
-        return tally(counts)
+        return tally(counts, choice=choice)
     except TypeError:
         return ", ".join(f"{n} {{{name}}}" for name, n in counts.items())
 
@@ -101,13 +102,20 @@ def value_text(value: Any, fmt: dict, game: Game) -> str:
     return shown
 
 
+def _field(card: Card, key: str):
+    """The value of ``card``'s field ``key`` ("stats.choice": a field inside a mapping
+    field), or None."""
+    value = card.data
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
 def shown(card: Card, game: Game) -> list[Shown]:
     """The fields of ``card`` its type's display formats print, in order."""
     out = []
     for key, fmt in formats(game, card.type).items():
-        value = card.data
-        for part in key.split("."):  # "stats.icons": a field inside a mapping field
-            value = value.get(part) if isinstance(value, dict) else None
+        value = _field(card, key)  # "stats.icons": a field inside a mapping field
         if value is None or value is False or (isinstance(value, (str, list, dict)) and not value):
             continue  # nothing to print; a 0 prints (0 == False, so not `value in (..., False)`)
         designed = key in card.provisional or key.split(".")[0] in card.provisional
@@ -122,7 +130,8 @@ def shown(card: Card, game: Game) -> list[Shown]:
                        for c in cols] for r in rows])
             out.append(Shown(key, label, table=table, designed=designed))
         elif fmt.get("format") == "icons" and isinstance(value, dict):
-            out.append(Shown(key, label, _tally(value), designed=designed))
+            choice = _field(card, str(fmt["choice"])) is True if fmt.get("choice") else False
+            out.append(Shown(key, label, _tally(value, choice), designed=designed))
         elif isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)):
             continue  # a mapping or a list of mappings without columns is not flattened into a line
         else:
@@ -147,3 +156,18 @@ def marked(card: Card, game: Game) -> tuple[bool, list[Shown]]:
     if kind == "all":
         return True, [replace(f, designed=False) for f in fields]
     return "name" in designed and kind == "mixed", fields
+
+
+def text_marked(card: Card, game: Game) -> bool:
+    """Whether ``card``'s text, where the almanac or the rulebook prints it, takes its own
+    designed mark: the card lists ``text`` as provisional (designed, or restored as this
+    edition's reading) and mixes it with values from the source, so the name is not marked
+    for the whole card (:func:`marked`)."""
+    if "text" not in {str(p) for p in card.provisional}:
+        return False
+    if not (card.data.get("text") and prints_text(game, card.type)):
+        return False
+    from cardforge.resolve.marks import provenance
+
+    printed = {"name", "text"} | {f.key.split(".")[0] for f in shown(card, game)}
+    return provenance(printed, {str(p) for p in card.provisional}) == "mixed"

@@ -7,7 +7,7 @@ import html
 
 
 from cardforge.model import Card, Game
-from cardforge.almanac.display import marked, prints_text
+from cardforge.almanac.display import marked, prints_text, text_marked
 from cardforge.documents.flow import IconImages, Styles, inline
 from cardforge.documents.playertext import DESIGNED
 from cardforge.documents.readers import Paragraph
@@ -49,5 +49,6 @@ def card_entry(card: Card, game: Game, icons: IconImages, styles: Styles, quanti
             continue  # a table that cannot fit is left out rather than misprinted
         out.append(model.table())
     if card.data.get("text") and prints_text(game, card.type):
-        out.append(Paragraph(_markup(str(card.data["text"]).replace("\n", " / "), icons, size), styles.item))
+        mark = DESIGNED if text_marked(card, game) else ""
+        out.append(Paragraph(_markup(str(card.data["text"]).replace("\n", " / "), icons, size) + mark, styles.item))
     return out

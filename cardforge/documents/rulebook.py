@@ -29,7 +29,7 @@ from cardforge.util.units import MM
 MARGIN = 20 * MM
 # the sections after the rules, in order: the same in rulebook.pdf and rulebook.html
 GLOSSARY, ICON_LEGEND, EVERY_CARD = "Glossary", "Icon legend", "Appendix: every card"
-EVERY_CARD_NOTE = "Every card with its text as printed on it."
+EVERY_CARD_NOTE = "Every card with its text as its card face prints it, this edition's errata applied."
 RULES = "Rules"  # the contents' top level over rulebook.md's sections when it has no "#" heading
 
 

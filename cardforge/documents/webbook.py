@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardforge.model import Card, Game, slugify
-from cardforge.almanac.display import marked, prints_text, shown
+from cardforge.almanac.display import marked, prints_text, shown, text_marked
 from cardforge.documents.flow import PARSE, TABLE_MARK
 from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, designed, has_designed, players
 from cardforge.documents.rulebook import EVERY_CARD, EVERY_CARD_NOTE, GLOSSARY, ICON_LEGEND, book_markdown, type_heading
@@ -385,6 +385,7 @@ def _card_article(card: Card, page: _Page, faces: tuple[Face, Face] | None, back
     out += tables
     if card.data.get("text") and prints_text(game, card.type):
         out.append('<p class="text">' + "<br>".join(write.text(line) for line in str(card.data["text"]).split("\n"))
+                   + (DESIGNED if text_marked(card, game) else "")
                    + "</p>")
     out.append("</div></article>")
     return "".join(out)
