@@ -158,6 +158,21 @@ def marked(card: Card, game: Game) -> tuple[bool, list[Shown]]:
     return "name" in designed and kind == "mixed", fields
 
 
+def _kind(card: Card, game: Game) -> str:
+    from cardforge.resolve.marks import provenance
+
+    printed = {"name"} | {f.key.split(".")[0] for f in shown(card, game)}
+    if card.data.get("text") and prints_text(game, card.type):
+        printed.add("text")
+    return provenance(printed, {str(p) for p in card.provisional})
+
+
+def quantity_marked(card: Card, game: Game) -> bool:
+    """Whether the quantity an entry prints ("× 5") takes its own designed mark: the card
+    lists ``quantity`` as provisional and its entry is not marked whole (:func:`marked`)."""
+    return "quantity" in {str(p) for p in card.provisional} and _kind(card, game) != "all"
+
+
 def text_marked(card: Card, game: Game) -> bool:
     """Whether ``card``'s text, where the almanac or the rulebook prints it, takes its own
     designed mark: the card lists ``text`` as provisional (designed, or restored as this
@@ -167,7 +182,4 @@ def text_marked(card: Card, game: Game) -> bool:
         return False
     if not (card.data.get("text") and prints_text(game, card.type)):
         return False
-    from cardforge.resolve.marks import provenance
-
-    printed = {"name", "text"} | {f.key.split(".")[0] for f in shown(card, game)}
-    return provenance(printed, {str(p) for p in card.provisional}) == "mixed"
+    return _kind(card, game) == "mixed"
