@@ -66,5 +66,8 @@ def test_a_ruling_cited_as_an_answer_must_be_listed_in_about_this_edition(tmp_pa
 
 def test_a_pack_without_questions_is_not_checked(tmp_path):
     root = make_project(tmp_path, "gate")
-    assert not (root / "cards" / "gate" / QUESTIONS).exists()
+    path = root / "cards" / "gate" / QUESTIONS
+    path.write_text("- Q: Left open?\n", encoding="utf-8")
+    assert len(_unanswered(root, "gate")) == 1
+    path.unlink()
     assert _unanswered(root, "gate") == []
