@@ -102,3 +102,27 @@ def test_the_note_reads_the_same_in_every_document(ttg):
         text = " ".join(re.sub(r"\s+", " ", p.extract_text()) for p in pypdf.PdfReader(out / name).pages)  # drawing order
         assert DESIGNED_NOTE in text, name
         assert "uncertain reading" not in text and "designed for this edition (a" not in text, name
+
+
+@pytest.mark.parametrize("slug", SHIPPED)
+def test_the_rules_of_a_shipped_pack_mark_every_designed_value_they_print(tmp_path, slug):
+    root = make_project(tmp_path, slug)
+    found = [d for d in compile_game(root / "cards" / slug, Project(root)).diagnostics if d.code == "mark-missing"]
+    assert found == [], [d.message for d in found]
+
+
+def test_a_designed_name_the_rulebook_prints_bare_is_named_at_its_line(tmp_path):
+    from cardforge.checks.marks import designed_values
+
+    root = make_project(tmp_path, "gate")
+    game = compile_game(root / "cards" / "gate", Project(root)).game
+    value, name, field = next(v for v in designed_values(game) if v[2] == "name")
+    book = root / "cards" / "gate" / "rulebook.md"
+    lines = book.read_text(encoding="utf-8").splitlines()
+    lines += ["", f"Meet the {value} early."]
+    book.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    found = [d for d in compile_game(root / "cards" / "gate", Project(root)).diagnostics if d.code == "mark-missing"]
+    assert [(d.line, d.file.endswith("rulebook.md")) for d in found] == [(len(lines), True)]
+    assert value in found[0].message and name in found[0].message
+    book.write_text("\n".join(lines[:-1] + [f"Meet the {value}{DESIGNED_MARK} early."]) + "\n", encoding="utf-8")
+    assert not [d for d in compile_game(root / "cards" / "gate", Project(root)).diagnostics if d.code == "mark-missing"]
