@@ -51,12 +51,12 @@ def test_designed_values_carry_one_mark_explained_on_every_output(all_built, slu
     for text in rulebook + reference + [p.text for p in sheet]:
         assert "*" not in re.sub(r"\*\*", "", text) or "×" in text  # no asterisk mark left
     if designed:
-        assert "† designed for this edition" in rulebook[0]  # the cover
-        assert "† designed for this edition" in " ".join(sheet[0].text.split())  # the title cell
-        assert "† designed for this edition" in pdf_pages(out / "reference.pdf", left_half=True)[0]  # the helper sheet
+        assert "† designed or restored for this edition" in rulebook[0]  # the cover
+        assert "† designed or restored for this edition" in " ".join(sheet[0].text.split())  # the title cell
+        assert "† designed or restored for this edition" in pdf_pages(out / "reference.pdf", left_half=True)[0]  # the helper sheet
         start = next(i for i, t in enumerate(reference) if t.startswith("Card almanac"))
         almanac = " ".join(reference[start:])  # its note, then charts and odds, then the cards
-        assert "† designed for this edition" in almanac and "†" in almanac.split("edition", 1)[1]
+        assert "† designed or restored for this edition" in almanac and "†" in almanac.split("edition", 1)[1]
 
 
 def test_player_counts_agree_in_number():

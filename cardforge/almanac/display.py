@@ -40,12 +40,13 @@ from cardforge.model import Card, Game
 from cardforge.sandbox import roman, tally
 
 
-def _tally(value: dict) -> str:
-    """Icon counts as tokens (:func:`cardforge.sandbox.tally`); counts too large to draw
-    as icons (a card's schema error) as numbers."""
+def _tally(value: dict, choice: bool = False) -> str:
+    """Icon counts as tokens (:func:`cardforge.sandbox.tally`), joined with "or" when
+    ``choice`` (one of them, the player's choice); counts too large to draw as icons (a
+    card's schema error) as numbers."""
     counts = {k: v for k, v in value.items() if isinstance(v, int) and not isinstance(v, bool)}
     try:
-        return tally(counts)
+        return tally(counts, choice=choice)
     except TypeError:
         return ", ".join(f"{n} {{{name}}}" for name, n in counts.items())
 
@@ -186,6 +187,15 @@ def echoes(label: str, text: str) -> bool:
     return bool(first) and bool(word) and (word == first or first.rstrip("s") == word.rstrip("s"))
 
 
+def _field(card: Card, key: str):
+    """The value of ``card``'s field ``key`` ("stats.choice": a field inside a mapping
+    field), or None."""
+    value = card.data
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
 def shown(card: Card, game: Game) -> list[Shown]:
     """The fields of ``card`` its type's display formats print, in order: an enum value by its
     display label (:func:`enum_labels`, or the format's ``enum``), and no label over a value
@@ -195,9 +205,7 @@ def shown(card: Card, game: Game) -> list[Shown]:
         labels = enum_labels(game, card.type, key)
         if labels:
             fmt = {**fmt, "enum": {**labels, **(fmt.get("enum") or {})}}
-        value = card.data
-        for part in key.split("."):  # "stats.icons": a field inside a mapping field
-            value = value.get(part) if isinstance(value, dict) else None
+        value = _field(card, key)  # "stats.icons": a field inside a mapping field
         if value is None or value is False or (isinstance(value, (str, list, dict)) and not value):
             continue  # nothing to print; a 0 prints (0 == False, so not `value in (..., False)`)
         designed = key in card.provisional or key.split(".")[0] in card.provisional
@@ -212,7 +220,8 @@ def shown(card: Card, game: Game) -> list[Shown]:
                        for c in cols] for r in rows])
             out.append(Shown(key, label, table=table, designed=designed))
         elif fmt.get("format") == "icons" and isinstance(value, dict):
-            out.append(Shown(key, label, _tally(value), designed=designed))
+            choice = _field(card, str(fmt["choice"])) is True if fmt.get("choice") else False
+            out.append(Shown(key, label, _tally(value, choice), designed=designed))
         elif isinstance(value, dict) or (isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value)):
             continue  # a mapping or a list of mappings without columns is not flattened into a line
         else:
@@ -238,3 +247,30 @@ def marked(card: Card, game: Game) -> tuple[bool, list[Shown]]:
     if kind == "all":
         return True, [replace(f, designed=False) for f in fields]
     return "name" in designed and kind == "mixed", fields
+
+
+def _kind(card: Card, game: Game) -> str:
+    from cardforge.resolve.marks import provenance
+
+    printed = {"name"} | {f.key.split(".")[0] for f in shown(card, game)}
+    if card.data.get("text") and prints_text(game, card.type):
+        printed.add("text")
+    return provenance(printed, {str(p) for p in card.provisional})
+
+
+def quantity_marked(card: Card, game: Game) -> bool:
+    """Whether the quantity an entry prints ("× 5") takes its own designed mark: the card
+    lists ``quantity`` as provisional and its entry is not marked whole (:func:`marked`)."""
+    return "quantity" in {str(p) for p in card.provisional} and _kind(card, game) != "all"
+
+
+def text_marked(card: Card, game: Game) -> bool:
+    """Whether ``card``'s text, where the almanac or the rulebook prints it, takes its own
+    designed mark: the card lists ``text`` as provisional (designed, or restored as this
+    edition's reading) and mixes it with values from the source, so the name is not marked
+    for the whole card (:func:`marked`)."""
+    if "text" not in {str(p) for p in card.provisional}:
+        return False
+    if not (card.data.get("text") and prints_text(game, card.type)):
+        return False
+    return _kind(card, game) == "mixed"

@@ -15,8 +15,8 @@ from cardforge.util.diagnostics import Diagnostic, diag, display_path
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.checks import (charts, colourvision, common, components, counts, faces, glossary, glyphs, icons, images,
-                              layoutfit, markup, odds, packfiles, playertext, rawvalues, references, rulenumbers, declared,
-                              rulesource, rulings, stacks, text, textfit, values)
+                              layoutfit, markup, marks, odds, packfiles, playertext, questions, rawvalues, references,
+                              rulenumbers, declared, rulesource, rulings, stacks, text, textfit, values)
 
 Check = Callable[[Game, LayoutSet | None], list[Diagnostic]]
 
@@ -43,6 +43,8 @@ FAMILIES: dict[str, Check] = {
     "rules-source": rulesource.check,
     "player-text": playertext.check,
     "rulings": rulings.check,
+    "questions": questions.check,
+    "marks": marks.check,
     "charts": charts.check,
     "rules-numbers": rulenumbers.check,
     "pack-files": packfiles.check,
@@ -52,14 +54,14 @@ FAMILIES: dict[str, Check] = {
 # families that judge the set of cards as a whole: with a card file unread they would only
 # report its missing cards again (count-mismatch, rule-failed, icon-unused, ...)
 WHOLE_SET = ("references", "counts", "stacks", "components", "icons", "glossary", "rules", "rules-source",
-             "charts", "rules-numbers", "rulings")
+             "charts", "rules-numbers", "rulings", "questions", "marks")
 # what each kind of unread file (Game.unread) takes from the checks, and why
 NEEDS: dict[str, tuple[tuple[str, ...], str]] = {
     "cards": (WHOLE_SET, "its cards are missing"),
     "errata": (WHOLE_SET, "the corrections and accepted findings it holds are missing"),
     "layouts": (("faces", "text-fit", "layout-fit", "images", "stacks", "icons", "glossary"),
                 "no card can be measured or drawn, and what the layouts print is unknown"),
-    "rules": (("rules-numbers", "glossary", "rulings"), "what the rules print is unknown"),
+    "rules": (("rules-numbers", "glossary", "rulings", "questions", "marks"), "what the rules print is unknown"),
 }
 
 

@@ -7,7 +7,7 @@ import html
 
 
 from cardforge.model import Card, Game
-from cardforge.almanac.display import marked, prints_text
+from cardforge.almanac.display import marked, prints_text, quantity_marked, text_marked
 from cardforge.documents.flow import IconImages, Styles, inline
 from cardforge.documents.playertext import DESIGNED
 from cardforge.documents.readers import Paragraph
@@ -36,7 +36,8 @@ def card_entry(card: Card, game: Game, icons: IconImages, styles: Styles, quanti
             facts.append(f"<i>{html.escape(field.label)}</i> {_markup(field.text, icons, size)}{mark}")
         else:
             facts.append(f"<i>{html.escape(field.label)}</i>{mark}")
-    head = f"<b>{html.escape(card.name)}</b>{DESIGNED if name_mark else ''}" + (f" × {card.quantity}" if quantity or card.quantity > 1 else "")
+    head = f"<b>{html.escape(card.name)}</b>{DESIGNED if name_mark else ''}" + (f" × {card.quantity}{DESIGNED if quantity_marked(card, game) else ''}"
+                                                                            if quantity or card.quantity > 1 else "")
     out: list = [Paragraph(head + (" — " + "; ".join(facts) if facts else ""), styles.body)]
     for field in tables:
         header, rows = field.table
@@ -51,5 +52,6 @@ def card_entry(card: Card, game: Game, icons: IconImages, styles: Styles, quanti
             continue  # a table that cannot fit is left out rather than misprinted
         out.append(model.table())
     if card.data.get("text") and prints_text(game, card.type):
-        out.append(Paragraph(_markup(str(card.data["text"]).replace("\n", " / "), icons, size), styles.item))
+        mark = DESIGNED if text_marked(card, game) else ""
+        out.append(Paragraph(_markup(str(card.data["text"]).replace("\n", " / "), icons, size) + mark, styles.item))
     return out

@@ -36,7 +36,7 @@ SAMPLE = ("Each turn you place a witch, then the Gatekeeper moves, discards a da
           "the witches of that element clash.")  # rules text, for the width of an average character
 # the sections after the rules, in order: the same in rulebook.pdf and rulebook.html
 GLOSSARY, ICON_LEGEND, EVERY_CARD = "Glossary", "Icon legend", "Appendix: every card"
-EVERY_CARD_NOTE = "Every card with its text as printed on it."
+EVERY_CARD_NOTE = "Every card with its text as its card face prints it, this edition's errata applied."
 COMPONENTS, ANATOMY = "Components", "Card anatomy"  # the picture pages before the rules
 RULES = "Rules"  # the contents' top level over rulebook.md's sections when it has no "#" heading
 

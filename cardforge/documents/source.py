@@ -84,11 +84,14 @@ class Macros:
     def components_list(self) -> str:
         """What the pack prints, then what the players supply (``supply: true``) under
         "You also need:", so nobody looks for a die among the printed sheets."""
+        from cardforge.model import DESIGNED_MARK
+
         def item(c: dict) -> str:
+            mark = DESIGNED_MARK if c.get("provisional") is True else ""  # a designed count (docs/marks.md)
             if isinstance(c.get("listed"), str):  # the pack's own wording of the line
-                return f"- {c['listed']}"
+                return f"- {c['listed']}{mark}"
             per = f" per {c['per']}" if c.get("per") == "player" else ""
-            return f"- {c['count']} {c['name']}{per}"
+            return f"- {c['count']}{mark} {c['name']}{per}"
         printed = [item(c) for c in self.game.components if c.get("supply") is not True]
         supply = [item(c) for c in self.game.components if c.get("supply") is True]
         if not supply:

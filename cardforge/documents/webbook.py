@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardforge.model import Card, Game, slugify
-from cardforge.almanac.display import marked, prints_text, shown
+from cardforge.almanac.display import marked, prints_text, quantity_marked, shown, text_marked
 from cardforge.documents.flow import PARSE, TABLE_MARK
 from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, designed, has_designed, players
 from cardforge.documents.rulebook import EVERY_CARD, EVERY_CARD_NOTE, GLOSSARY, ICON_LEGEND, book_markdown, type_heading
@@ -371,7 +371,7 @@ def _card_article(card: Card, page: _Page, faces: tuple[Face, Face] | None, back
                                                             else m.group(0)) + " ", words)).strip().lower()
     out = [f'<article class="card" id="{anchor}" data-type="{html.escape(card.type)}" '
            f'data-search="{html.escape(search)}">',
-           f'<h4>{html.escape(card.name)}{DESIGNED if name_mark else ""} <span class="qty">× {card.quantity}</span></h4>']
+           f'<h4>{html.escape(card.name)}{DESIGNED if name_mark else ""} <span class="qty">× {card.quantity}{DESIGNED if quantity_marked(card, game) else ""}</span></h4>']
     if faces:
         front, back = faces
         out.append('<div class="faces">')
@@ -387,6 +387,7 @@ def _card_article(card: Card, page: _Page, faces: tuple[Face, Face] | None, back
     out += tables
     if card.data.get("text") and prints_text(game, card.type):
         out.append('<p class="text">' + "<br>".join(write.text(line) for line in str(card.data["text"]).split("\n"))
+                   + (DESIGNED if text_marked(card, game) else "")
                    + "</p>")
     out.append("</div></article>")
     return "".join(out)

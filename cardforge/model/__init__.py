@@ -67,7 +67,7 @@ class Card:
 
 DESIGNED_MARK = "†"  # marks designed values (fields a card lists as `provisional`); see cardforge.resolve.marks
 # the mark explained, in these words, once on each document (and each deck sheet) that prints it
-DESIGNED_NOTE = "† designed for this edition (a † in a card's corner: all its values)"
+DESIGNED_NOTE = "† designed or restored for this edition (a † in a card's corner: all its values)"
 
 
 @dataclass

@@ -16,7 +16,9 @@ element's ``icon:`` names. Its *designed* values are the fields it lists as
   rounded corners or an icon element whose box holds the text's centre, smaller than
   :data:`BADGE_SHARE` of the card), the † goes outside the badge's box instead. A value a
   face prints twice (a number repeated upside down for the opponent) is marked on its
-  upright copy only.
+  upright copy only. A designed field that chooses the border's colour (``card.terrain``
+  in the border's colour template) is a printed value too; its † sits on the border band
+  at the bottom edge, left of the bottom-right rounding (:func:`border_fields`).
 * ``"none"``: nothing designed prints; no mark.
 
 The mark's ink is dark or white, whichever stands out from the ground under it (the last
@@ -106,7 +108,7 @@ def may_mark(card_data: dict[str, Any], layout: Layout) -> bool:
             return True
         if el.kind == "icon" and _icon_fields(el) & designed:
             return True
-    return False
+    return bool(border_fields(layout.front, {"card": card_data}) & designed)
 
 
 def _luminance(color: str) -> float | None:
@@ -192,9 +194,40 @@ def face_marks(layout: Layout, ctx: dict[str, Any], game: Game) -> list[Mark]:
                                   lambda: _face_marks(layout, ctx, game, designed))
 
 
+def border_fields(face: Face, ctx: dict[str, Any]) -> set[str]:
+    """The card fields the border colour of ``face`` is chosen by (``card.terrain`` in its
+    template), among the fields the card of ``ctx`` has: a designed one is a printed value
+    too, marked on the border (see :func:`_border_mark`)."""
+    card = ctx.get("card") or {}
+    if face.border_width <= 0:
+        return set()
+    return {a or b for a, b in CARD_FIELD.findall(face.border_color or "")} & {k for k, v in card.items() if v not in (None, "")}
+
+
+def _border_mark(layout: Layout, ctx: dict[str, Any], field: str) -> Mark | None:
+    """The mark of a designed border colour: on the border band at the bottom edge, left of
+    the bottom-right rounding, in the ink that stands out from the border; None when the
+    band is narrower than the mark."""
+    face = layout.front
+    band = face.border_width
+    if band < VALUE_SIZE * 0.8:
+        return None
+    w, h = layout.size
+    mw = text_width(DESIGNED_MARK, FACE, VALUE_SIZE)
+    x = w - max(face.border_radius, band) - mw - GAP
+    y = h - band / 2 - VALUE_SIZE / 2
+    try:
+        shade = _luminance(cardcontext.rendered(face.border_color, ctx))
+    except Exception:  # a colour template that fails is reported by the checks
+        shade = None
+    return Mark(x, y, VALUE_SIZE, LIGHT if shade is not None and shade < 0.45 else DARK, field)
+
+
 def _face_marks(layout: Layout, ctx: dict[str, Any], game: Game, designed: set[str]) -> list[Mark]:
     face = layout.front
-    kind = provenance(printed_values(face, ctx, game), designed)
+    printed = printed_values(face, ctx, game)
+    border = border_fields(face, ctx) - printed  # a field the face also prints as text is marked there
+    kind = provenance(printed | border, designed)
     if kind == "none":
         return []
     if kind == "all":
@@ -215,4 +248,8 @@ def _face_marks(layout: Layout, ctx: dict[str, Any], game: Game, designed: set[s
         x, y = _after_value(face, ctx, fitted, layout, badge)
         box = (x, y, text_width(DESIGNED_MARK, FACE, VALUE_SIZE), VALUE_SIZE)
         marks.append(Mark(x, y, VALUE_SIZE, _ink(face, ctx, box), sorted(fields)[0]))
+    if border & designed:
+        mark = _border_mark(layout, ctx, sorted(border & designed)[0])
+        if mark is not None:
+            marks.append(mark)
     return marks

@@ -135,6 +135,8 @@ CODES: dict[str, Code] = _codes(
     Code("chart-too-many-series", "rules-compiler", E, "a composition chart has more series than colours that stay apart in grey"),
     Code("ruling-unprinted", "rulings", W, "a ruling or erratum ERRATA.md tags (**Ruling R1**) is cited by no rule players read, or missing from the rulebook's \"About this edition\""),
     Code("ruling-unknown", "rulings", W, "a citation [R1] in the rules or a card names no ruling or erratum that ERRATA.md tags"),
+    Code("mark-missing", "marks", W, "the rules sheet or rulebook prints a designed card value (a card's provisional field) without its †"),
+    Code("question-unanswered", "questions", W, "a question of QUESTIONS.md has no answer, or its answer is not in print (a ruling \"About this edition\" does not list, words the named rules source or card does not print)"),
     Code("rules-markdown-hazard", "rules-compiler", E, 'a rules line continuing a paragraph would print as a list item or heading ("1 + 1" over "• 2 + 2 Gold")'),
     # new: scaffolding a game pack (cardforge new)
     Code("slug-invalid", "new", E, "a new game pack's name is not a valid folder name"),
