@@ -116,7 +116,7 @@ def _suits(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         return out
     for type_id in game.card_types:
         cards = game.cards_of(type_id)
-        if not cards:
+        if not cards or type_id not in layouts.by_type:  # no usable layout: the layout checks say why
             continue
         layout = layouts.for_card(cards[0])
         face = layout.front
