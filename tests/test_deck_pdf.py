@@ -123,10 +123,8 @@ def test_fonts_are_embedded_and_none_are_base14(ttg_build):
         assert re.match(r"/[A-Z]{6}\+DejaVu", name), name
 
 
-def test_a4_imposes_the_same_grid_centred_on_a4(tmp_path):
-    root = make_project(tmp_path, "through-the-gate")
-    assert run_cli("build", "through-the-gate", "--paper", "a4", "--root", str(root)).exit_code == 0
-    with pdfplumber.open(root / "output/through-the-gate/deck.pdf") as pdf:
+def test_a4_imposes_the_same_grid_centred_on_a4(a4_built):
+    with pdfplumber.open(a4_built / "output/through-the-gate/deck.pdf") as pdf:
         assert (pdf.pages[0].width, pdf.pages[0].height) == pytest.approx(A4, abs=0.01)
         assert name_in(pdf.pages[0], slot_box(0, paper=A4)) == "Gloomy Forest"
 
