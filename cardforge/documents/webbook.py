@@ -47,6 +47,8 @@ if TYPE_CHECKING:
 CARD_PX = 300  # a card face's width in pixels: sharp on a phone, small in the file
 FACE_DPI = 110  # rasterised at this, then scaled down to CARD_PX when wider
 WEBP_QUALITY = 82
+# libwebp's effort (0-6): 2 encodes a face about four times faster than 6 for files about 4 % larger
+WEBP_METHOD = 2
 SVG_NS = "http://www.w3.org/2000/svg"
 FORBIDDEN_SVG = {"script", "foreignObject", "iframe", "embed", "object", "style"}
 
@@ -288,7 +290,7 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
                     if image.width > CARD_PX:
                         image = image.resize((CARD_PX, round(image.height * CARD_PX / image.width)), Image.LANCZOS)
                     buffer = io.BytesIO()
-                    image.save(buffer, "WEBP", quality=WEBP_QUALITY, method=6)
+                    image.save(buffer, "WEBP", quality=WEBP_QUALITY, method=WEBP_METHOD)
                     pair.append(buffer.getvalue())
                 if memo:
                     memo.keep_faces(keys[card.id], pair)
@@ -320,7 +322,7 @@ def _face_key(card: Card, game: Game, layouts: LayoutSet) -> str:
         context = context_digest(game.root, folder)
     except OSError:
         context = json.dumps(game.data, sort_keys=True, default=str)
-    return Memo.key("card-face", "trim", CARD_PX, FACE_DPI, WEBP_QUALITY, context,
+    return Memo.key("card-face", "trim", CARD_PX, FACE_DPI, WEBP_QUALITY, WEBP_METHOD, context,
                     json.dumps([card.type, card.name, card.quantity, card.data], sort_keys=True, default=str))
 
 
