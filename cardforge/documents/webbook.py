@@ -270,7 +270,7 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
 
     from cardforge.export.faces import face_pdf, rasterise
 
-    keys = {card.id: _face_key(card, game, layouts) for card in game.cards} if memo else {}
+    keys = _face_keys(game.cards, game, layouts) if memo else {}
     found: dict[str, tuple[Face, Face]] = {}
     missing = []
     for card in game.cards:
@@ -313,7 +313,9 @@ def _face(data: bytes) -> Face:
     return Face("data:image/webp;base64," + base64.b64encode(data).decode("ascii"), width, height)
 
 
-def _face_key(card: Card, game: Game, layouts: LayoutSet) -> str:
+def _face_keys(cards: list[Card], game: Game, layouts: LayoutSet) -> dict[str, str]:
+    """``{card.id: memo key}``: each card's fields with what every face of the pack is drawn
+    from (the pack's files but its card files, its layouts, cardforge; worked out once)."""
     from cardforge.render.pagecache import context_digest
     from cardforge.documents.memo import Memo
 
@@ -322,8 +324,9 @@ def _face_key(card: Card, game: Game, layouts: LayoutSet) -> str:
         context = context_digest(game.root, folder)
     except OSError:
         context = json.dumps(game.data, sort_keys=True, default=str)
-    return Memo.key("card-face", "trim", CARD_PX, FACE_DPI, WEBP_QUALITY, WEBP_METHOD, context,
-                    json.dumps([card.type, card.name, card.quantity, card.data], sort_keys=True, default=str))
+    return {card.id: Memo.key("card-face", "trim", CARD_PX, FACE_DPI, WEBP_QUALITY, WEBP_METHOD, context,
+                              json.dumps([card.type, card.name, card.quantity, card.data], sort_keys=True, default=str))
+            for card in cards}
 
 
 def _cover(game: Game) -> str:
