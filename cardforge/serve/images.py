@@ -88,11 +88,15 @@ class ImageCache:
         with Image.open(self.path(key)) as image:
             return Picture(key, image.width, image.height)
 
-    def faces(self, game: Game, layouts: LayoutSet, layout_file: Path) -> dict[str, tuple[Picture, Picture]]:
-        """``{card.id: (front, back)}`` for every card, drawing only the faces not cached yet."""
-        shared = pack_key(game, layouts, layout_file)
-        keys = {card.id: face_key(card, shared) for card in game.cards}
-        missing = [c for c in game.cards if not (self.has(keys[c.id] + "-f") and self.has(keys[c.id] + "-b"))]
+    def faces(self, game: Game, layouts: LayoutSet, layout_file: Path, cards: list[Card] | None = None,
+              shared: str | None = None) -> dict[str, tuple[Picture, Picture]]:
+        """``{card.id: (front, back)}`` for ``cards`` (default: every card of ``game``),
+        drawing only the faces not cached yet. ``shared``: :func:`pack_key` of the game, when
+        the caller already has it (it reads every picture file of the pack)."""
+        cards = game.cards if cards is None else cards
+        shared = shared or pack_key(game, layouts, layout_file)
+        keys = {card.id: face_key(card, shared) for card in cards}
+        missing = [c for c in cards if not (self.has(keys[c.id] + "-f") and self.has(keys[c.id] + "-b"))]
         missing = list({c.id: c for c in missing}.values())
         if missing:
             with tempfile.TemporaryDirectory() as tmp:
@@ -103,7 +107,7 @@ class ImageCache:
                     self.store(keys[card.id] + "-f", next(pages))
                     self.store(keys[card.id] + "-b", next(pages))
             self._prune()
-        return {card.id: (self.picture(keys[card.id] + "-f"), self.picture(keys[card.id] + "-b")) for card in game.cards}
+        return {card.id: (self.picture(keys[card.id] + "-f"), self.picture(keys[card.id] + "-b")) for card in cards}
 
     def pages(self, pdf: Path, dpi: int = PAGE_DPI) -> list[Picture]:
         """Every page of ``pdf`` as a picture (rasterised only when not cached)."""
