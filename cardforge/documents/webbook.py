@@ -284,14 +284,18 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
             pdf = Path(tmp) / "faces.pdf"
             face_pdf(missing, game, layouts, pdf, bleed=False)  # the card as cut, as a player holds it
             pages = rasterise(pdf, FACE_DPI)
+            encoded: dict[tuple, bytes] = {}  # the same pixels (a back most cards share) encoded once
             for card in missing:
                 pair = []
                 for image in (next(pages), next(pages)):
                     if image.width > CARD_PX:
                         image = image.resize((CARD_PX, round(image.height * CARD_PX / image.width)), Image.LANCZOS)
-                    buffer = io.BytesIO()
-                    image.save(buffer, "WEBP", quality=WEBP_QUALITY, method=WEBP_METHOD)
-                    pair.append(buffer.getvalue())
+                    pixels = (image.size, hashlib.sha256(image.tobytes()).digest())
+                    if pixels not in encoded:
+                        buffer = io.BytesIO()
+                        image.save(buffer, "WEBP", quality=WEBP_QUALITY, method=WEBP_METHOD)
+                        encoded[pixels] = buffer.getvalue()
+                    pair.append(encoded[pixels])
                 if memo:
                     memo.keep_faces(keys[card.id], pair)
                 found[card.id] = tuple(_face(data) for data in pair)
