@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -75,10 +76,15 @@ class ImageCache:
     def has(self, key: str) -> bool:
         return self.path(key).is_file()
 
-    def store(self, key: str, image) -> Picture:
+    def store(self, key: str, image, same_as: str | None = None) -> Picture:
+        """Write ``image`` as ``<key>.png``; ``same_as``: the key of a picture already stored
+        with the same pixels, whose file is copied rather than encoded again."""
         handle, tmp = tempfile.mkstemp(suffix=".png", dir=self.folder)
         os.close(handle)
-        image.save(tmp, "PNG", compress_level=3)
+        if same_as is not None and self.has(same_as):
+            shutil.copyfile(self.path(same_as), tmp)
+        else:
+            image.save(tmp, "PNG", compress_level=3)
         os.replace(tmp, self.path(key))
         return Picture(key, image.width, image.height)
 
@@ -103,9 +109,13 @@ class ImageCache:
                 pdf = Path(tmp) / "faces.pdf"
                 face_pdf(missing, game, layouts, pdf)
                 pages = rasterise(pdf, FACE_DPI)
+                stored: dict[tuple, str] = {}  # pixels -> key: a back most cards share is encoded once
                 for card in missing:
-                    self.store(keys[card.id] + "-f", next(pages))
-                    self.store(keys[card.id] + "-b", next(pages))
+                    for key in (keys[card.id] + "-f", keys[card.id] + "-b"):
+                        image = next(pages)
+                        pixels = (image.size, hashlib.sha256(image.tobytes()).digest())
+                        self.store(key, image, same_as=stored.get(pixels))
+                        stored.setdefault(pixels, key)
             self._prune()
         return {card.id: (self.picture(keys[card.id] + "-f"), self.picture(keys[card.id] + "-b")) for card in cards}
 
