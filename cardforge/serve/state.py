@@ -93,6 +93,7 @@ class GameState:
     problems: tuple[Problem, ...] = ()
     internal: str = ""  # an unexpected exception, shown rather than crashing
     version: int = 0
+    shown: int = 0  # the version at which the snapshot last changed (a page made before it is out of date)
 
     @property
     def errors(self) -> int:
@@ -195,6 +196,8 @@ class Workspace:
     def _publish(self, slug: str, **changes) -> None:
         with self._lock:
             self.version += 1
+            if "snapshot" in changes:
+                changes["shown"] = self.version
             self.games[slug] = replace(self.games[slug], version=self.version, **changes)
         self.notify(slug)
 
