@@ -9,8 +9,7 @@ each, so the page follows an edit as soon as there is something new to show:
 2. the card faces (:class:`~cardforge.serve.images.ImageCache`, only changed cards drawn; at
    a game's first look, the gallery's first cards are drawn and shown before the rest);
 3. the incremental build (``output/<slug>/``, :mod:`cardforge.serve.builder`), then its PDFs'
-   pages as images. It is asked for as soon as the checks pass, so its process builds the
-   PDFs while this thread draws the faces.
+   pages as images.
 
 A game with errors keeps its last good :class:`Snapshot` (faces, pages) beside the new
 diagnostics; nothing here parses a pack itself, and no error stops the worker.
@@ -203,8 +202,8 @@ class Workspace:
 
     # -- one rebuild --------------------------------------------------------------------
     def check(self, slug: str) -> None:
-        """Check ``slug``, ask the builder for its PDFs, then draw its faces (at the first look,
-        the first :data:`FIRST_FACES` cards of the gallery first, shown before the rest)."""
+        """Check ``slug`` and draw its faces (at the first look, the first :data:`FIRST_FACES`
+        cards of the gallery first, shown before the rest), then ask the builder for its PDFs."""
         self._generation[slug] += 1
         self._publish(slug, status="checking")
         compiled = compile_game(self.project.cards / slug, self.project)
@@ -219,7 +218,6 @@ class Workspace:
                           snapshot=old if good else self._bare(compiled))
             return
         self._publish(slug, status="drawing", problems=problems, stale=False, internal="")
-        self.builder.request(slug, self._generation[slug])  # the PDFs build in their process meanwhile
         game, layouts = compiled.game, compiled.layouts
         layout_file = layout_path(self.project.layouts, slug)
         by_id = {card.id: card for card in game.cards}
@@ -242,6 +240,7 @@ class Workspace:
         except Exception as exc:  # e.g. an icon that does not draw: the build names it, with its line
             log.exception("drawing %s failed", slug)
             self._publish(slug, status="building", stale=old is not None, internal=_one_line(exc))
+        self.builder.request(slug, self._generation[slug])
 
     def _draft(self, game: Game) -> bool:
         """Whether ``game`` is built as a draft: ``--draft``, or its game.yaml ``build: {draft: true}``."""
