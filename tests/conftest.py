@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 # this module is imported as `conftest` and as `tests.conftest`: one sandbox per process
@@ -30,6 +31,7 @@ os.environ.pop("CARDFORGE_NO_USER_CACHE", None)  # the tests that want it off sa
 os.environ.pop("CARDFORGE_CACHE_OFF", None)  # likewise every single cache
 
 import pytest  # noqa: E402  (after the environment above, like every import below)
+from filelock import FileLock  # noqa: E402
 from typer.testing import CliRunner  # noqa: E402
 
 from cardforge.build import Project  # noqa: E402
@@ -95,23 +97,56 @@ def findings(root: Path, slug: str) -> tuple[int, list[dict]]:
     return result.exit_code, json.loads(result.stdout)["diagnostics"]
 
 
+def shared_build(tmp_path_factory, name: str, make: Callable[[Path], None]) -> Path:
+    """A project made once per test run and shared by every xdist worker: ``make(folder)``
+    fills ``folder`` (under the run's temporary folder, beside the workers' own) the first
+    time any worker asks for ``name``, under a file lock; the others wait for it and read the
+    same files. A ``make`` that fails leaves nothing behind, so the next worker to ask tries
+    again (and fails the same way, at its own test). Tests only read a shared build."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # basetemp is <run>/popen-gwN: share <run>
+        base = base.parent
+    folder = base / f"shared-{name}"
+    with FileLock(str(folder) + ".lock"):
+        if not (folder / ".made").is_file():
+            shutil.rmtree(folder, ignore_errors=True)
+            try:
+                make(folder)
+            except BaseException:
+                shutil.rmtree(folder, ignore_errors=True)
+                raise
+            (folder / ".made").write_text("made\n")
+    return folder
+
+
+def _build(*args: str) -> Callable[[Path], None]:
+    """A ``make`` for :func:`shared_build`: ``cardforge build ARGS --root folder``, which must succeed."""
+    def make(root: Path) -> None:
+        result = run_cli("build", *args, "--root", str(root))
+        assert result.exit_code == 0, result.output
+    return make
+
+
 @pytest.fixture(scope="session")
 def ttg_build(tmp_path_factory) -> Project:
     """Through The Gate built once (Letter) into a temporary project."""
-    root = make_project(tmp_path_factory.mktemp("ttg"), "through-the-gate")
-    result = run_cli("build", "through-the-gate", "--root", str(root))
-    assert result.exit_code == 0, result.output
-    return Project(root)
+    def make(root: Path) -> None:
+        make_project(root, "through-the-gate")
+        _build("through-the-gate")(root)
+
+    return Project(shared_build(tmp_path_factory, "ttg", make))
 
 
 @pytest.fixture(scope="session")
 def all_built(tmp_path_factory) -> Path:
-    """Every shipped game pack, and the packs of ADDED, built once (Letter) into a temporary project."""
-    root = make_project(tmp_path_factory.mktemp("all"), *SHIPPED)
-    add_user_packs(root)
-    result = run_cli("build", "--root", str(root))
-    assert result.exit_code == 0, result.output
-    return root
+    """Every shipped game pack, and the packs of ADDED, built once (Letter) into a temporary
+    project, with the Tabletop Simulator and Tabletop Playground exports (tts/, ttpg/)."""
+    def make(root: Path) -> None:
+        make_project(root, *SHIPPED)
+        add_user_packs(root)
+        _build("--export", "tts", "--export", "ttpg")(root)
+
+    return shared_build(tmp_path_factory, "all", make)
 
 
 @pytest.fixture(scope="session")
@@ -119,11 +154,11 @@ def a4_built(tmp_path_factory) -> Path:
     """Every game pack of the repository built once on A4 into a temporary project."""
     from cardforge.sources.load import find_packs
 
-    slugs = [p.name for p in find_packs(REPO / "cards")]
-    root = make_project(tmp_path_factory.mktemp("a4"), *slugs)
-    result = run_cli("build", "--root", str(root), "--paper", "a4")
-    assert result.exit_code == 0, result.output
-    return root
+    def make(root: Path) -> None:
+        make_project(root, *(p.name for p in find_packs(REPO / "cards")))
+        _build("--paper", "a4")(root)
+
+    return shared_build(tmp_path_factory, "a4", make)
 
 
 @pytest.fixture(scope="session")
@@ -136,6 +171,17 @@ def served_gate(tmp_path_factory):
     with serving(root, "gate") as server:
         server.wait_for("gate", "building", "ready")
         yield server
+
+
+# Fixtures that each xdist worker would make for itself (a running server, a project built
+# twice): the tests using one are kept on one worker (xdist_group, with --dist loadgroup).
+ONE_WORKER = {"served_gate": "served-gate", "states": "output-placement"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for name in ONE_WORKER.keys() & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.xdist_group(ONE_WORKER[name]))
 
 
 def _output_state() -> dict[str, int]:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 from tests.conftest import make_project, run_cli
 
@@ -49,9 +50,9 @@ def test_duplicate_key_loses_no_card_silently(tmp_path):
     assert dup["line"] == line
 
 
-def test_failed_build_leaves_previous_output_intact(tmp_path):
-    root = make_project(tmp_path, "through-the-gate")
-    assert run_cli("build", "through-the-gate", "--root", str(root)).exit_code == 0
+def test_failed_build_leaves_previous_output_intact(tmp_path, ttg_build):
+    root = tmp_path / "project"  # a copy of a built project: its cards, layouts and output
+    shutil.copytree(ttg_build.root, root)
     folder = root / "output/through-the-gate"
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
     assert sorted(before) == ["deck.pdf", "reference.pdf", "rulebook.html", "rulebook.pdf", "rules.pdf"]

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, REPO
+from conftest import FIXTURES, REPO, SHIPPED
 
 LONG = " ".join(["Draw a card, then discard a card and gain 1 mana."] * 12)  # far more than the 30 mm box holds
 
@@ -84,23 +84,24 @@ def test_a_broken_card_is_reported_alike_with_no_cache_an_empty_one_and_a_filled
     assert not any("Sun Knight" == t for t in fitted)
 
 
-def test_every_shipped_pack_checks_alike_with_no_cache_an_empty_one_and_a_filled_one(tmp_path, monkeypatch):
+@pytest.mark.parametrize("slug", SHIPPED)  # one pack a test: the packs are shared out among the workers
+def test_every_shipped_pack_checks_alike_with_no_cache_an_empty_one_and_a_filled_one(tmp_path, monkeypatch, slug):
     from cardforge.build import Project, compile_game
     from cardforge.resolve import text
-    from conftest import SHIPPED, make_project
+    from conftest import make_project
 
-    root = make_project(tmp_path / "p", *SHIPPED)
+    root = make_project(tmp_path / "p", slug)
     project = Project(root)
-    packs, _ = project.packs(None)
+    pack = project.cards / slug
     monkeypatch.chdir(root)
     monkeypatch.setenv("CARDFORGE_NO_USER_CACHE", "1")
     monkeypatch.setattr(text, "_FITS", {})
-    uncached = [[d.format() for d in compile_game(pack, project).diagnostics] for pack in packs]
+    uncached = [d.format() for d in compile_game(pack, project).diagnostics]
     _fresh_user_cache(monkeypatch, tmp_path / "cache")
-    cold = [[d.format() for d in compile_game(pack, project).diagnostics] for pack in packs]
-    assert len(list((tmp_path / "cache" / "cardforge" / "check-results").iterdir())) == len(packs)
+    cold = [d.format() for d in compile_game(pack, project).diagnostics]
+    assert len(list((tmp_path / "cache" / "cardforge" / "check-results").iterdir())) == 1
     monkeypatch.setattr(text, "_FITS", {})
-    warm = [[d.format() for d in compile_game(pack, project).diagnostics] for pack in packs]
+    warm = [d.format() for d in compile_game(pack, project).diagnostics]
     assert cold == uncached and warm == uncached
 
 

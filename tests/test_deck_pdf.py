@@ -8,8 +8,10 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
+from cardforge.build import BuildSettings, Project
+from cardforge.incremental import build_games
 from cardforge.render.sheet import impose
-from tests.conftest import REPO, make_project, run_cli
+from tests.conftest import REPO, make_project
 
 MM = 72 / 25.4
 CARD_W, CARD_H = 63.5 * MM, 88.9 * MM
@@ -123,16 +125,15 @@ def test_fonts_are_embedded_and_none_are_base14(ttg_build):
         assert re.match(r"/[A-Z]{6}\+DejaVu", name), name
 
 
-def test_a4_imposes_the_same_grid_centred_on_a4(tmp_path):
-    root = make_project(tmp_path, "through-the-gate")
-    assert run_cli("build", "through-the-gate", "--paper", "a4", "--root", str(root)).exit_code == 0
-    with pdfplumber.open(root / "output/through-the-gate/deck.pdf") as pdf:
+def test_a4_imposes_the_same_grid_centred_on_a4(a4_built):
+    with pdfplumber.open(a4_built / "output/through-the-gate/deck.pdf") as pdf:
         assert (pdf.pages[0].width, pdf.pages[0].height) == pytest.approx(A4, abs=0.01)
         assert name_in(pdf.pages[0], slot_box(0, paper=A4)) == "Gloomy Forest"
 
 
 def test_output_is_deterministic(tmp_path, ttg_build):
-    root = make_project(tmp_path, "through-the-gate")
-    assert run_cli("build", "through-the-gate", "--root", str(root)).exit_code == 0
+    root = make_project(tmp_path, "through-the-gate")  # a second build, in another project, of deck.pdf
+    (result,) = build_games(Project(root), [root / "cards/through-the-gate"], BuildSettings(), only=("deck.pdf",))
+    assert [p.name for p in result.written] == ["deck.pdf"], result.diagnostics
     again = (root / "output/through-the-gate/deck.pdf").read_bytes()
     assert again == (ttg_build.output / "through-the-gate/deck.pdf").read_bytes()

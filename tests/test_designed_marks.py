@@ -10,14 +10,22 @@ import pdfplumber
 import pypdf
 import pytest
 
-from cardforge.build import Project, compile_game
+from cardforge.build import BuildSettings, Project, compile_game
+from cardforge.incremental import build_games
 from cardforge.model import DESIGNED_MARK, DESIGNED_NOTE
 from cardforge.documents.source import Macros
 from cardforge.resolve.marks import CORNER_SIZE, VALUE_SIZE
 from cardforge.sources.load import load_game
-from tests.conftest import make_project, run_cli
+from tests.conftest import make_project
 
 SLUG = "arkham-gates"  # round tokens whose close modifiers are designed; a small deck
+
+
+def _build_deck(root, force: bool = False) -> None:
+    """The build ``cardforge build`` runs, of deck.pdf only (the one output read here)."""
+    (result,) = build_games(Project(root), [root / "cards" / SLUG], BuildSettings(), force=force, jobs=1,
+                            only=("deck.pdf",))
+    assert [p.name for p in result.written] == ["deck.pdf"], result.diagnostics
 
 
 def _deck_pages(root) -> list[str]:
@@ -30,7 +38,7 @@ def test_a_designed_value_prints_with_a_small_dagger_and_each_sheet_that_shows_o
     game = compile_game(root / "cards" / SLUG, Project(root)).game
     designed = [c for c in game.cards if "modifier" in c.provisional]
     assert designed
-    assert run_cli("build", SLUG, "--root", str(root), "--jobs", "1").exit_code == 0
+    _build_deck(root)
     pages = _deck_pages(root)
     with pdfplumber.open(root / "output" / SLUG / "deck.pdf") as pdf:
         daggers = [[c for c in page.chars if c["text"] == DESIGNED_MARK] for page in pdf.pages]
@@ -43,7 +51,7 @@ def test_a_designed_value_prints_with_a_small_dagger_and_each_sheet_that_shows_o
     for path in (root / "cards" / SLUG).glob("*.yaml"):  # nothing designed: no mark, no note
         path.write_text(re.sub(r"(?m)^\s+provisional: \[.*\]\n", "", path.read_text(encoding="utf-8")), encoding="utf-8")
     assert not any(c.provisional for c in compile_game(root / "cards" / SLUG, Project(root)).game.cards)
-    assert run_cli("build", SLUG, "--root", str(root), "--jobs", "1", "--force").exit_code == 0
+    _build_deck(root, force=True)
     pages = _deck_pages(root)
     assert not any(DESIGNED_MARK in page for page in pages)
 

@@ -21,7 +21,8 @@ from cardforge.documents.memo import Memo
 from conftest import make_project
 
 RULES = ("rules.pdf", "rulebook.pdf", "reference.pdf")
-DOCS = {"_SheetDoc": "rules.pdf", "_Book": "rulebook.pdf", "_Doc": "reference.pdf"}
+DOCS = {"_SheetDoc": "rules.pdf", "_Book": "rulebook.pdf", "_Doc": "reference.pdf",
+        "_OnePage": "reference.pdf"}  # reference.pdf's helper-sheet trials
 
 
 def _build(root: Path, slug: str, **kw):

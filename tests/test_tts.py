@@ -21,11 +21,9 @@ from tests.conftest import SHIPPED as SLUGS
 
 
 @pytest.fixture(scope="module")
-def tts_built(tmp_path_factory) -> Path:
-    root = make_project(tmp_path_factory.mktemp("tts"), *SLUGS)
-    result = run_cli("build", "--root", str(root), "--export", "tts", "--export", "ttpg")
-    assert result.exit_code == 0, result.output
-    return root
+def tts_built(all_built) -> Path:
+    """Every pack built with both exports: the suite's one shared build (see conftest.all_built)."""
+    return all_built
 
 
 def saved_objects(root: Path, slug: str) -> list[tuple[Path, dict]]:

@@ -26,7 +26,9 @@ Prints one table and writes the same figures as JSON (``--json``, default
   (``CARDFORGE_CACHE_OFF``).
 
 Every timing is the median of ``--repeat`` runs (default 3). The machine's load average is
-recorded with the figures: on a shared machine, compare ratios rather than seconds.
+recorded with the figures: on a shared machine, compare ratios rather than seconds. Every
+time is also printed in floor units: seconds divided by the floor's seconds for 1,000 cards
+in the same run (machines differ about twofold in seconds; far less in floor units).
 
     python tools/bench.py [--cards 1000] [--repeat 3] [--json output/bench.json]
 """
@@ -255,6 +257,7 @@ def main() -> None:
                       "distinct_cards": distinct[0]["cards"], "distinct_one_core_cards_per_s": round(distinct_rate, 1)}
     if floors:
         floor_rate = median([f["cards"] / f["seconds"] for f in floors])
+        report["floor_1000_s"] = round(1000 / floor_rate, 3)
         report["deck"].update(floor_cards_per_s=round(floor_rate, 1), one_core_ratio=round(one_rate / floor_rate, 2),
                               first_one_core_ratio=round(first["cards"] / first["seconds"] / floor_rate, 2),
                               all_cores_ratio=round(pool_rate / floor_rate, 2),
@@ -293,6 +296,8 @@ def main() -> None:
 def table(r: dict) -> str:
     d, b, m = r["deck"], r["build_s"], r["peak_rss_mib"]
     ratio = (lambda key: f"{d[key]:.2f}x floor" if key in d else "no floor script")
+    unit = r.get("floor_1000_s")
+    fu = (lambda seconds: f"{seconds / unit:5.2f} floor units, " if unit else "")
     rows = [
         ("deck, one core, first run", f"{d['first_one_core_cards_per_s']:,.0f} cards/s", ratio("first_one_core_ratio")),
         ("deck, one core", f"{d['one_core_cards_per_s']:,.0f} cards/s", ratio("one_core_ratio")),
@@ -300,14 +305,16 @@ def table(r: dict) -> str:
         (f"deck, one core, {d['distinct_cards']:,} distinct cards", f"{d['distinct_one_core_cards_per_s']:,.0f} cards/s",
          ratio("distinct_one_core_ratio")),
         ("floor (bare ReportLab, one core)", f"{d['floor_cards_per_s']:,.0f} cards/s" if "floor_cards_per_s" in d else "-", ""),
-        ("build, cold (--no-cache)", f"{b['cold']:.2f} s", "every pack"),
-        ("build, unchanged", f"{b['unchanged']:.2f} s", "every pack"),
-        ("build, one card edited", f"{b['one_card']:.2f} s", "every pack"),
-        ("check, unchanged", f"{b['check']:.2f} s", "every pack"),
-        ("check, one card edited", f"{b['check_one_card']:.2f} s", "every pack"),
-        ("check --no-cache", f"{b['check_no_cache']:.2f} s", "every pack"),
+        ("floor, 1,000 cards (the floor unit)", f"{unit:.3f} s" if unit else "-", ""),
+        ("build, cold (--no-cache)", f"{b['cold']:.2f} s", fu(b['cold']) + "every pack"),
+        ("build, unchanged", f"{b['unchanged']:.2f} s", fu(b['unchanged']) + "every pack"),
+        ("build, one card edited", f"{b['one_card']:.2f} s", fu(b['one_card']) + "every pack"),
+        ("check, unchanged", f"{b['check']:.2f} s", fu(b['check']) + "every pack"),
+        ("check, one card edited", f"{b['check_one_card']:.2f} s", fu(b['check_one_card']) + "every pack"),
+        ("check --no-cache", f"{b['check_no_cache']:.2f} s", fu(b['check_no_cache']) + "every pack"),
     ] + [(f"peak RSS, {int(n):,} cards", f"{v:.0f} MiB", "") for n, v in m.items()] + [
-        (f"cache {name}", f"{g['with']:.2f} s", f"{g['without']:.2f} s without it ({g['on'].replace('_', ' ')})")
+        (f"cache {name}", f"{g['with']:.2f} s", f"{fu(g['with'])}{g['without']:.2f} s without it "
+         f"({g['on'].replace('_', ' ')})")
         for name, g in r.get("cache_gains_s", {}).items()]
     width = max(len(a) for a, _, _ in rows)
     lines = [f"cardforge benchmark ({d['cards']:,}-card deck, commit {r.get('commit', '?')}, "

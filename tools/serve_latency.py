@@ -1,14 +1,20 @@
 #!/usr/bin/env python3
-"""How long ``cardforge serve`` takes from saving a one-card edit to the updated card in the browser.
+"""How long ``cardforge serve`` takes to show a game's cards, and from saving a one-card edit
+to the updated card in the browser.
 
 Copies the project's packs and layouts to a temporary folder, starts ``python -m cardforge
-serve GAME`` there (a fresh process, as a designer runs it), opens the game's card gallery
-in Debian's chromium through Playwright, waits for every card to be drawn and the first
-build to end, then ``--edits`` times: appends a word to one card's text in the game's card
+serve GAME`` there (a fresh process, as a designer runs it) and opens the game's card gallery in
+Debian's chromium through Playwright as soon as the server answers. The start-up figures
+are the seconds from starting the server to the first card picture shown in the gallery,
+and to every card of the game in the gallery with its picture (the pictures in view
+loaded; the page loads the others as they are scrolled to). It then waits for the first
+build to end, and ``--edits`` times: appends a word to one card's text in the game's card
 file (or, for a pack made from a sheet with ``--from``, to one row's text in the sheet),
 saves, and waits until the browser shows that card's new front image (its ``src``
 changed and the image loaded). Prints each latency, their median and the machine's load
-average; ``--json`` writes the same.
+average, and every figure in floor units too: seconds divided by the seconds the team's
+bare-ReportLab floor (``tools/bench.py``'s ``reportlab_floor.py``, lean mode) takes to draw
+1,000 cards, run once before the server starts; ``--json`` writes the same.
 
     python tools/serve_latency.py [GAME] [--edits 7] [--settle 12] [--json FILE]
     python tools/serve_latency.py harvest --from examples/harvest.csv   # a pack made from a sheet
@@ -117,6 +123,40 @@ def edit(path: Path, line: int, n: int) -> None:
     path.write_text("".join(lines), encoding="utf-8")
 
 
+FIRST = """() => Array.from(document.querySelectorAll('article.card img.front')).some(
+  img => img.complete && img.naturalWidth > 0)"""
+EVERY = """() => {
+  const cards = document.querySelectorAll('article.card');
+  const fronts = Array.from(document.querySelectorAll('article.card img.front'));
+  const inView = fronts.filter(img => { const r = img.getBoundingClientRect();
+                                        return r.bottom > 0 && r.top < innerHeight; });
+  return cards.length > 0 && fronts.length === cards.length && inView.every(img => img.complete && img.naturalWidth > 0);
+}"""
+
+
+def start_up(page, url: str, slug: str, started: float, timeout: float = 300) -> dict:
+    """Open the gallery as soon as the server answers; seconds from ``started`` to its first
+    card picture shown and to every card with its picture (see the module docstring)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            state(url)
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise SystemExit(f"the server did not answer after {timeout:.0f} s")
+            time.sleep(0.05)
+    answered = time.perf_counter() - started
+    page.goto(f"{url}/g/{slug}")
+    page.wait_for_function(FIRST, timeout=timeout * 1000, polling=50)
+    first = time.perf_counter() - started
+    page.wait_for_function(EVERY, timeout=timeout * 1000, polling=50)
+    every = time.perf_counter() - started
+    cards = page.evaluate("() => document.querySelectorAll('article.card').length")
+    return {"answered_s": round(answered, 3), "first_picture_s": round(first, 3), "every_picture_s": round(every, 3),
+            "cards": cards}
+
+
 SHOWN = """([name, old]) => {
   const card = Array.from(document.querySelectorAll('article.card')).find(c => c.dataset.name === name);
   const img = card && card.querySelector('img.front');
@@ -138,6 +178,11 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None)
     args = parser.parse_args()
     FIELD[0] = args.field
+    sys.path.insert(0, str(ROOT / "tools"))
+    import bench
+
+    measured = bench.floor(1000, bench.FLOOR)
+    floor_s = round(measured["seconds"] * 1000 / measured["cards"], 3) if measured else None
     from playwright.sync_api import sync_playwright
 
     root = Path(tempfile.mkdtemp(prefix="cardforge-serve-"))
@@ -152,17 +197,23 @@ def main() -> None:
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = open(root / "serve.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "cardforge", "serve", args.game, "--root", str(root),
-                             "--port", str(port)], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                            start_new_session=True)
     latencies: list[float | None] = []
+    startup: dict = {}
+    proc = None
     try:
-        wait_ready(url, args.game)
-        path, name, line = card_to_edit(root / "cards" / args.game)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=chromium(), args=ARGS)
+            browser = p.chromium.launch(executable_path=chromium(), args=ARGS)  # before the clock starts
             page = browser.new_page(viewport={"width": 1280, "height": 860})
-            page.goto(f"{url}/g/{args.game}")
+            started = time.perf_counter()
+            proc = subprocess.Popen([sys.executable, "-m", "cardforge", "serve", args.game, "--root", str(root),
+                                     "--port", str(port)], cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
+            startup = start_up(page, url, args.game, started)
+            print(f"start-up: first card picture after {startup['first_picture_s']:.2f} s, all "
+                  f"{startup['cards']} cards with their pictures after {startup['every_picture_s']:.2f} s")
+            wait_ready(url, args.game)
+            path, name, line = card_to_edit(root / "cards" / args.game)
+            page.reload()
             selector = f"article.card[data-name={json.dumps(name.lower())}] img.front"
             page.wait_for_selector(selector, timeout=60_000)
             page.locator(selector).scroll_into_view_if_needed()
@@ -184,16 +235,24 @@ def main() -> None:
                 time.sleep(args.settle)
             browser.close()
     finally:
-        os.killpg(proc.pid, signal.SIGINT)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+        if proc is not None:
+            os.killpg(proc.pid, signal.SIGINT)
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
         log.close()
         shutil.rmtree(root, ignore_errors=True)
     done = [t for t in latencies if t is not None]
-    report = {"game": args.game, "latencies_s": latencies, "median_s": round(statistics.median(done), 3) if done else None,
-              "load_average": os.getloadavg()[0]}
+    report = {"game": args.game, "startup": startup, "latencies_s": latencies,
+              "median_s": round(statistics.median(done), 3) if done else None,
+              "floor_1000_s": floor_s, "load_average": os.getloadavg()[0]}
+    if floor_s:
+        report["startup_floor_units"] = {k: round(v / floor_s, 2) for k, v in startup.items() if k.endswith("_s")}
+        report["median_floor_units"] = round(report["median_s"] / floor_s, 2) if done else None
+        print(f"floor: 1,000 cards in {floor_s:.2f} s; start-up in floor units: first picture "
+              f"{report['startup_floor_units'].get('first_picture_s')}, every picture "
+              f"{report['startup_floor_units'].get('every_picture_s')}; edit median {report['median_floor_units']}")
     print(f"median {report['median_s']} s over {len(done)} edits (load average {report['load_average']:.1f})")
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -143,13 +143,30 @@ def _helper_story(text: tuple[str, str, str], size: float, icons: IconImages, wi
     return out + flowables(markdown, styles, icons, width)
 
 
+class _Overflow(Exception):
+    """Raised by :class:`_OnePage` when its story needs a second page."""
+
+
+class _OnePage(_Doc):
+    """A trial layout that stops as soon as a second page begins (the rest of a story that
+    does not fit one page is never laid out)."""
+
+    def handle_pageBegin(self) -> None:
+        if self.page >= 1:
+            raise _Overflow("the story needs a second page")
+        super().handle_pageBegin()
+
+
 def _fit_helper(game: Game, paper: tuple[float, float], icons: IconImages, text: tuple[str, str, str]) -> float:
-    """The largest type size at which the helper sheet fills one page."""
+    """The largest type size of :data:`HELPER_SIZES` (pt) at which the helper sheet fills
+    one page (the smallest when none does)."""
     for size in HELPER_SIZES:
-        doc = _Doc(io.BytesIO(), paper, game)
-        doc.build(_helper_story(text, size, icons, doc.column_width))
-        if doc.page == 1:
-            return size
+        doc = _OnePage(io.BytesIO(), paper, game)
+        try:
+            doc.build(_helper_story(text, size, icons, doc.column_width))
+        except _Overflow:
+            continue
+        return size
     return HELPER_SIZES[-1]
 
 

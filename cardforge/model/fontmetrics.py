@@ -15,15 +15,25 @@ from importlib import resources
 
 from cardforge.model.typefaces import FONTS, PACK_FILES
 
+WORDS_KEPT = 32768  # (text, face) widths remembered per process
+
 
 def width(text: str, face: str, size: float) -> float:
     """Advance width of ``text`` in ``face`` (a font key) at ``size`` pt, in pt. Raises
     ``KeyError`` for a key that is neither shipped nor declared."""
+    return _em(text, face) * size
+
+
+@lru_cache(maxsize=WORDS_KEPT)
+def _em(text: str, face: str) -> float:
+    """The width of ``text`` in ``face`` at 1 pt: a word is summed once per process, however
+    many sizes a fit tries and however many cards print it. ``_em(...) * size`` is the
+    product ReportLab's C accelerator (_rl_accel) forms, ``sum * 0.001 * size`` in that
+    order, bit for bit (its pure-Python fallback multiplies first and can differ in the
+    last bit)."""
     widths, default = _metrics(face)
     get = widths.get
-    # the order of ReportLab's C accelerator (_rl_accel, from the rl-accel dependency); its
-    # pure-Python fallback multiplies first and can differ in the last bit
-    return sum(get(ord(u), default) for u in text) * 0.001 * size
+    return sum(get(ord(u), default) for u in text) * 0.001
 
 
 def chars(face: str) -> frozenset[int]:

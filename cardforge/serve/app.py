@@ -69,7 +69,8 @@ def create_app(project: Project, slugs: list[str], watch: bool = True, loopback:
     broadcast = Broadcast()
     workspace = Workspace(project, slugs, options=options)
     workspace.notify = lambda slug: broadcast.publish({"slug": slug, "version": workspace.version,
-                                                        "status": workspace.games[slug].status})
+                                                        "status": workspace.games[slug].status,
+                                                        "shown": workspace.games[slug].shown})
     watcher = Watcher(workspace.root, slugs, workspace.request) if watch else None
 
     @contextlib.asynccontextmanager

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import tempfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -75,10 +76,15 @@ class ImageCache:
     def has(self, key: str) -> bool:
         return self.path(key).is_file()
 
-    def store(self, key: str, image) -> Picture:
+    def store(self, key: str, image, same_as: str | None = None) -> Picture:
+        """Write ``image`` as ``<key>.png``; ``same_as``: the key of a picture already stored
+        with the same pixels, whose file is copied rather than encoded again."""
         handle, tmp = tempfile.mkstemp(suffix=".png", dir=self.folder)
         os.close(handle)
-        image.save(tmp, "PNG", compress_level=3)
+        if same_as is not None and self.has(same_as):
+            shutil.copyfile(self.path(same_as), tmp)
+        else:
+            image.save(tmp, "PNG", compress_level=3)
         os.replace(tmp, self.path(key))
         return Picture(key, image.width, image.height)
 
@@ -88,22 +94,30 @@ class ImageCache:
         with Image.open(self.path(key)) as image:
             return Picture(key, image.width, image.height)
 
-    def faces(self, game: Game, layouts: LayoutSet, layout_file: Path) -> dict[str, tuple[Picture, Picture]]:
-        """``{card.id: (front, back)}`` for every card, drawing only the faces not cached yet."""
-        shared = pack_key(game, layouts, layout_file)
-        keys = {card.id: face_key(card, shared) for card in game.cards}
-        missing = [c for c in game.cards if not (self.has(keys[c.id] + "-f") and self.has(keys[c.id] + "-b"))]
+    def faces(self, game: Game, layouts: LayoutSet, layout_file: Path, cards: list[Card] | None = None,
+              shared: str | None = None) -> dict[str, tuple[Picture, Picture]]:
+        """``{card.id: (front, back)}`` for ``cards`` (default: every card of ``game``),
+        drawing only the faces not cached yet. ``shared``: :func:`pack_key` of the game, when
+        the caller already has it (it reads every picture file of the pack)."""
+        cards = game.cards if cards is None else cards
+        shared = shared or pack_key(game, layouts, layout_file)
+        keys = {card.id: face_key(card, shared) for card in cards}
+        missing = [c for c in cards if not (self.has(keys[c.id] + "-f") and self.has(keys[c.id] + "-b"))]
         missing = list({c.id: c for c in missing}.values())
         if missing:
             with tempfile.TemporaryDirectory() as tmp:
                 pdf = Path(tmp) / "faces.pdf"
                 face_pdf(missing, game, layouts, pdf)
                 pages = rasterise(pdf, FACE_DPI)
+                stored: dict[tuple, str] = {}  # pixels -> key: a back most cards share is encoded once
                 for card in missing:
-                    self.store(keys[card.id] + "-f", next(pages))
-                    self.store(keys[card.id] + "-b", next(pages))
+                    for key in (keys[card.id] + "-f", keys[card.id] + "-b"):
+                        image = next(pages)
+                        pixels = (image.size, hashlib.sha256(image.tobytes()).digest())
+                        self.store(key, image, same_as=stored.get(pixels))
+                        stored.setdefault(pixels, key)
             self._prune()
-        return {card.id: (self.picture(keys[card.id] + "-f"), self.picture(keys[card.id] + "-b")) for card in game.cards}
+        return {card.id: (self.picture(keys[card.id] + "-f"), self.picture(keys[card.id] + "-b")) for card in cards}
 
     def pages(self, pdf: Path, dpi: int = PAGE_DPI) -> list[Picture]:
         """Every page of ``pdf`` as a picture (rasterised only when not cached)."""

@@ -6,8 +6,10 @@ each, so the page follows an edit as soon as there is something new to show:
 1. :func:`cardforge.build.compile_game` (load, errata, validate, check): the diagnostics (in a
    draft, ``--draft`` or the pack's ``build: {draft: true}``, missing art is a warning, as
    ``build`` reports it, and its faces are drawn with the placeholder);
-2. the card faces (:class:`~cardforge.serve.images.ImageCache`, only changed cards drawn);
-3. the incremental build (``output/<slug>/``, :mod:`cardforge.serve.builder`), then its PDFs' pages as images.
+2. the card faces (:class:`~cardforge.serve.images.ImageCache`, only changed cards drawn; at
+   a game's first look, the gallery's first cards are drawn and shown before the rest);
+3. the incremental build (``output/<slug>/``, :mod:`cardforge.serve.builder`), then its PDFs'
+   pages as images.
 
 A game with errors keeps its last good :class:`Snapshot` (faces, pages) beside the new
 diagnostics; nothing here parses a pack itself, and no error stops the worker.
@@ -29,10 +31,11 @@ from cardforge.layout import layout_path
 from cardforge.model import Game
 from cardforge.serve.builder import Builder
 from cardforge.cache.registry import PREVIEWS
-from cardforge.serve.images import TEXT_SUFFIXES, ImageCache, Picture
+from cardforge.serve.images import TEXT_SUFFIXES, ImageCache, Picture, pack_key
 
 log = logging.getLogger("cardforge.serve")
 DOCUMENTS = (("rules.pdf", "Rules sheet"), ("rulebook.pdf", "Rulebook"), ("reference.pdf", "Reference pages"))
+FIRST_FACES = 12  # the cards drawn and shown first (about a screenful), before the rest
 PDFS = ("deck.pdf",) + tuple(name for name, _ in DOCUMENTS)
 
 
@@ -89,6 +92,7 @@ class GameState:
     problems: tuple[Problem, ...] = ()
     internal: str = ""  # an unexpected exception, shown rather than crashing
     version: int = 0
+    shown: int = 0  # the version at which the snapshot last changed (a page made before it is out of date)
 
     @property
     def errors(self) -> int:
@@ -191,12 +195,15 @@ class Workspace:
     def _publish(self, slug: str, **changes) -> None:
         with self._lock:
             self.version += 1
+            if "snapshot" in changes:
+                changes["shown"] = self.version
             self.games[slug] = replace(self.games[slug], version=self.version, **changes)
         self.notify(slug)
 
     # -- one rebuild --------------------------------------------------------------------
     def check(self, slug: str) -> None:
-        """Check and draw ``slug``, then ask the builder for its PDFs."""
+        """Check ``slug`` and draw its faces (at the first look, the first :data:`FIRST_FACES`
+        cards of the gallery first, shown before the rest), then ask the builder for its PDFs."""
         self._generation[slug] += 1
         self._publish(slug, status="checking")
         compiled = compile_game(self.project.cards / slug, self.project)
@@ -211,15 +218,28 @@ class Workspace:
                           snapshot=old if good else self._bare(compiled))
             return
         self._publish(slug, status="drawing", problems=problems, stale=False, internal="")
+        game, layouts = compiled.game, compiled.layouts
+        layout_file = layout_path(self.project.layouts, slug)
+        by_id = {card.id: card for card in game.cards}
+        ordered = [by_id[view.id] for view in self._cards(compiled, {})]  # as the gallery shows them
+        # the first look at a game shows its first cards as soon as they are drawn; later
+        # looks (after an edit) draw every card before showing any, so none blinks out
+        first = old is None or not any(c.front for c in old.cards)
+        batches = (ordered[:FIRST_FACES], ordered[FIRST_FACES:]) if first else (ordered,)
+        faces: dict = {}
         try:
-            faces = self.cache.faces(compiled.game, compiled.layouts, layout_path(self.project.layouts, slug))
+            shared = pack_key(game, layouts, layout_file)
+            for n, batch in enumerate(batches):
+                if not batch:
+                    continue
+                faces.update(self.cache.faces(game, layouts, layout_file, batch, shared))
+                done = n == len(batches) - 1 or not batches[-1]
+                documents = old.documents if old and old.documents else self._documents(slug)
+                self._publish(slug, status="building" if done else "drawing",
+                              snapshot=Snapshot(game.title, self._cards(compiled, faces), documents))
         except Exception as exc:  # e.g. an icon that does not draw: the build names it, with its line
             log.exception("drawing %s failed", slug)
             self._publish(slug, status="building", stale=old is not None, internal=_one_line(exc))
-        else:
-            documents = old.documents if old and old.documents else self._documents(slug)
-            self._publish(slug, status="building",
-                          snapshot=Snapshot(compiled.game.title, self._cards(compiled, faces), documents))
         self.builder.request(slug, self._generation[slug])
 
     def _draft(self, game: Game) -> bool:

@@ -144,7 +144,9 @@
         if (String(message.version) !== document.body.dataset.version) refresh();
         return;
       }
-      if (slug && message.slug === slug && stepOnly(message)) return;
+      // a step that also changed what the page shows (the first cards drawn) is re-read
+      const shownNew = message.shown > Number(document.body.dataset.version || 0);
+      if (slug && message.slug === slug && !shownNew && stepOnly(message)) return;
       if (!slug || message.slug === slug) refresh();
     };
   }
