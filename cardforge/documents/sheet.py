@@ -42,6 +42,7 @@ from cardforge.util.units import INCH, MM
 MIN_SIZE = SIZES[-1]
 PAD = 0.09 * INCH
 ROOM_SLACK = 1.0  # pt kept free at the foot of each panel, against rounding
+SLACKS = (ROOM_SLACK, 4.0, 8.0, 12.0)  # pt kept free, tried in turn when the flow disagrees with the plan
 SPARE = re.compile(r"<!-- panel: (\w+) -->")
 
 
@@ -149,8 +150,8 @@ def _title(game: Game, styles: Styles) -> list:
     return out
 
 
-def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None) -> Plan:
-    width, room = CELL[0] - 2 * PAD, CELL[1] - 2 * PAD - ROOM_SLACK
+def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None, slack: float = ROOM_SLACK) -> Plan:
+    width, room = CELL[0] - 2 * PAD, CELL[1] - 2 * PAD - slack
     spares = SPARE.findall(markdown)
     macros = Macros(game)
     spare_md = {"components": macros.components_list(), "turn": macros.turn_sequence()}
@@ -287,27 +288,35 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
         return None, problems
     where = dict(file=display_path(source_path(game, "sheet")), line=1)
     with tempfile.TemporaryDirectory() as tmp:
-        try:
-            plan = _plan(game, markdown, Path(tmp), memo)
-        except TableTooWide as exc:
-            file, line = table_source_line(game, "sheet", exc.name)
-            return None, problems + [diag("rules-table-too-wide", f"{exc} (a panel is 3.125 in wide)", file=file,
-                                          line=line, hint="fewer columns, shorter words, or move the table to the rulebook")]
-        moved: list[tuple[str, str]] = []
-        for table in movable(game, markdown) if not plan.fits else []:
-            moved.append(table)  # reference material to the helper sheet rather than smaller type
-            plan = _plan(game, move_tables(markdown, moved), Path(tmp), memo)
-            if plan.fits:
-                break
-        fit = _fit(plan)
-        fit.moved = moved
-        if not plan.fits:
-            if plan.too_tall:
-                problems.append(diag("rules-overflow", f"the rules sheet of {game.slug}: a block is taller than a "
-                                     f"panel at {MIN_SIZE:g} pt: \"{plan.too_tall}…\"", **where,
-                                     hint="split it into shorter paragraphs"))
+        for slack in SLACKS:  # a plan whose flow runs past the last panel is made again with more room kept free
+            try:
+                plan = _plan(game, markdown, Path(tmp), memo, slack)
+            except TableTooWide as exc:
+                file, line = table_source_line(game, "sheet", exc.name)
+                return None, problems + [diag("rules-table-too-wide", f"{exc} (a panel is 3.125 in wide)", file=file,
+                                              line=line, hint="fewer columns, shorter words, or move the table to the rulebook")]
+            moved: list[tuple[str, str]] = []
+            for table in movable(game, markdown) if not plan.fits else []:
+                moved.append(table)  # reference material to the helper sheet rather than smaller type
+                plan = _plan(game, move_tables(markdown, moved), Path(tmp), memo, slack)
+                if plan.fits:
+                    break
+            fit = _fit(plan)
+            fit.moved = moved
+            if not plan.fits:
+                if plan.too_tall:
+                    problems.append(diag("rules-overflow", f"the rules sheet of {game.slug}: a block is taller than a "
+                                         f"panel at {MIN_SIZE:g} pt: \"{plan.too_tall}…\"", **where,
+                                         hint="split it into shorter paragraphs"))
+                    return fit, problems
+                problems.append(_overflow(game, plan, where))
                 return fit, problems
-            problems.append(_overflow(game, plan, where))
+            if out is None or _build(game, plan, tuple(v * MM for v in PAPER_MM[paper]), str(out)) <= len(READING_ORDER):
+                break
+        else:
+            problems.append(diag("rules-overflow", f"the rules sheet of {game.slug} does not fit: laid out, its rules "
+                                 f"run past the last panel even with {SLACKS[-1]:g} pt kept free at each panel's foot",
+                                 **where, hint="condense sheet.md, or move a section to rulebook.md (the sheet can point to it)"))
             return fit, problems
         fill = ", ".join(f"{f * 100:.0f}" for f in plan.fill)
         asked = f" + {len(plan.spare)} spare as sheet.md asks" if plan.spare else ""
@@ -323,9 +332,4 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
         problems.append(diag("rules-sheet-fit", f"rules.pdf of {game.slug}: type {plan.size:g} pt (the largest that "
                              f"fits, or a smaller one that under-fills fewer panels or cuts fewer tables); {plan.text_panels} panels of rules{asked}{room}; panels filled {fill} %"
                              f"{emptiest}{went}", **where))
-        if out is not None:
-            size_pt = tuple(v * MM for v in PAPER_MM[paper])
-            used = _build(game, plan, size_pt, str(out))
-            if used > len(READING_ORDER):
-                raise ValueError(f"the rules sheet of {game.slug} ran past its last panel")
     return fit, problems
