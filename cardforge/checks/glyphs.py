@@ -26,11 +26,11 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 from jinja2 import TemplateError
 
+from cardforge.cache.registry import FONT_FACES, FONT_SETS
 from cardforge.checks import common
 from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
@@ -48,7 +48,7 @@ _SPANS = re.compile(r"\*\*(.+?)\*\*|\*(.+?)\*")
 _ICON_CALL = re.compile(r"""icon\(\s*['"]([a-z0-9-]+)['"]\s*\)""")
 
 
-@lru_cache(maxsize=None)
+@FONT_FACES.function
 def font_chars(face: str) -> frozenset[int]:
     """The code points font ``face`` (a font key, :mod:`cardforge.model.typefaces`) has glyphs for
     (from its cached glyph widths, :func:`cardforge.model.fontmetrics.chars`)."""
@@ -57,7 +57,7 @@ def font_chars(face: str) -> frozenset[int]:
     return chars(face)
 
 
-@lru_cache(maxsize=None)
+@FONT_SETS.function
 def printable(faces: frozenset[str]) -> frozenset[int]:
     """The code points every face of ``faces`` has."""
     return frozenset.intersection(*(font_chars(f) for f in faces))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
+from cardforge.cache.registry import TEMPLATES_COMPILED
 from cardforge.elements import (ALIGN, COLOR, DASH, FIELD, FILL, FONT, ICON_COLOR, ICON_SCALE, LEADING, MIN_SIZE,
                                 OPACITY, RADIUS, SIZE, STROKE, STROKE_WIDTH, TEMPLATE, VALIGN, Element, Kind, enum,
                                 length, register)
@@ -27,7 +27,7 @@ def printed_fields(el: Element) -> set[str]:
     return {el.field} if el.field else set(_template_fields(el.template or ""))
 
 
-@lru_cache(maxsize=1024)
+@TEMPLATES_COMPILED.function
 def _template_fields(template: str) -> frozenset[str]:
     """The ``card.FIELD`` names the ``{{ ... }}`` of ``template`` print (read once per template)."""
     return frozenset(a or b for expression in PRINTED.findall(template)

@@ -11,10 +11,10 @@ from __future__ import annotations
 import copy
 import os
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from cardforge.cache.registry import SCHEMA_VALIDATORS
 from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.elements import Element, kind_of
 from cardforge.layout.chain import deep_merge, merged_chain
@@ -130,7 +130,7 @@ class LayoutSet:
         return kept[1]
 
 
-@lru_cache(maxsize=None)
+@SCHEMA_VALIDATORS.function
 def _override_validator():
     from jsonschema import Draft202012Validator
 
@@ -166,7 +166,7 @@ def layout_path(layouts_dir: Path, slug: str) -> Path:
     return layouts_dir / f"{slug}.yaml"
 
 
-@lru_cache(maxsize=None)
+@SCHEMA_VALIDATORS.function
 def _schema_validator():
     from jsonschema import Draft202012Validator
 

@@ -9,8 +9,8 @@ kind requires) is left out with a ``layout-invalid`` diagnostic at its line.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
+from cardforge.cache.registry import SCHEMA_VALIDATORS
 from cardforge.elements import KINDS, Element, parse, stray_key
 from cardforge.model import Source
 from cardforge.model.typefaces import FONTS
@@ -28,7 +28,7 @@ class Face:
     border_radius: float = 0.0
     elements: tuple[Element, ...] = ()
 
-@lru_cache(maxsize=None)
+@SCHEMA_VALIDATORS.function
 def _kind_validator(kind: str):
     from jsonschema import Draft202012Validator
 
