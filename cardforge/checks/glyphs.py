@@ -191,14 +191,18 @@ def _layout_templates(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]
     found: dict[tuple, list[Diagnostic]] = {}
     for face in sides:
         for el in face.elements:
-            if not el.template or not kind_of(el).sets_text or (el.line, el.name) in found:
+            kind = kind_of(el)
+            templates = [t for _, t in kind.templates_of(el, "template")] if kind.sets_text else []
+            if not templates or (el.line, el.name) in found:
                 continue
             font = el.style.font
-            pieces = [(m.group(1), styled(font, True, False)) if m.group(1) is not None
-                      else (m.group(2), styled(font, False, True)) for m in _SPANS.finditer(el.template)]
-            pieces.append((_SPANS.sub("", el.template), font))
-            pieces += [(game.icons[n].text, styled(font, True, False)) for n, _ in icons_in(el.template)
-                       if n in game.icons and game.icons[n].svg is None and game.icons[n].text]
+            pieces = []
+            for template in templates:
+                pieces += [(m.group(1), styled(font, True, False)) if m.group(1) is not None
+                           else (m.group(2), styled(font, False, True)) for m in _SPANS.finditer(template)]
+                pieces.append((_SPANS.sub("", template), font))
+                pieces += [(game.icons[n].text, styled(font, True, False)) for n, _ in icons_in(template)
+                           if n in game.icons and game.icons[n].svg is None and game.icons[n].text]
             found[(el.line, el.name)] = [d for text, face_ in pieces if text and not text.isascii()
                                          for d in report(text, {face_}, f"the template of the layout element {el.name!r}",
                                                          game, dict(file=layouts.file, line=el.line))]

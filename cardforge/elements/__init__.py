@@ -35,7 +35,10 @@ class Key:
     """One YAML key of an element: ``schema`` is the JSON Schema of its value; ``default`` is
     the value as written in YAML when the key is left out (None: no value); ``unit`` says in
     words what is written (docs); ``attr`` is the :class:`Element` field it fills (None: the
-    kind's ``build`` uses it); ``convert`` turns a written value into the field's value."""
+    kind's ``build`` uses it); ``convert`` turns a written value into the field's value;
+    ``holds`` says what a template in it gives (``"template"``: what the element shows, ``"icon"``:
+    an icon name, ``"colour"``: a colour, ``"condition"``: whether it is drawn; empty: no template),
+    so every check that runs, reads or compares templates finds them without knowing the kind."""
 
     name: str
     schema: dict[str, Any]
@@ -45,6 +48,7 @@ class Key:
     attr: str | None = ""
     convert: Callable[[Any], Any] = _same
     shown_default: str = ""  # the default as the docs say it, when not the YAML value
+    holds: str = ""  # what a template in the key gives: template, icon, colour, condition ("": not a template)
 
     @property
     def field_name(self) -> str | None:
@@ -57,7 +61,8 @@ def length(name: str, default: str | None, doc: str, **more: Any) -> Key:
 
 
 def colour(name: str, doc: str, default: str | None = None) -> Key:
-    return Key(name, {"$ref": "#/$defs/color"}, default, doc, "colour")
+    """A key holding a colour, ``#rrggbb`` or a template giving one."""
+    return Key(name, {"$ref": "#/$defs/color"}, default, doc, "colour", holds="colour")
 
 
 def enum(name: str, options: list, default: Any, doc: str, **more: Any) -> Key:
@@ -90,7 +95,8 @@ KIND = Key("kind", {}, None, "what the element draws", "a kind (above)", attr=No
 BOX = Key("box", {"$ref": "#/$defs/box"}, None, "where, from the top-left trim corner", "`[x, y, width, height]`, lengths",
           attr=None)
 WHEN = Key("when", {"type": "string", "description": "a jinja2 expression; the element is drawn only when true"},
-           None, "draw the element only for cards where it is true", "jinja2 expression", shown_default="always")
+           None, "draw the element only for cards where it is true", "jinja2 expression", shown_default="always",
+           holds="condition")
 REPEAT = Key("repeat", {"$ref": "#/$defs/repeat"}, None, "draw the element once per item of a list or number",
              "mapping (below)", convert=_repeat)
 COMMON = (KIND, BOX, WHEN, REPEAT)
@@ -107,7 +113,7 @@ OPACITY = Key("opacity", {"type": "number", "minimum": 0, "maximum": 1}, 1.0, "o
               "number, 0 to 1", convert=float)
 FIELD = Key("field", {"type": "string"}, None, "the card field shown", "a card field")
 TEMPLATE = Key("template", {"type": "string"}, None, "a jinja2 template giving what is shown (card fields as `card.FIELD`)",
-               "jinja2 template")
+               "jinja2 template", holds="template")
 # Keys that make a TextStyle (text, and a table's cells); built by the kind (attr=None).
 FONT = Key("font", {"type": "string"}, "sans", "the typeface (a font name, below)", "a font name", attr=None)
 SIZE = length("size", "9pt", "the type size tried first", attr=None)
@@ -193,7 +199,9 @@ class Kind:
     about: ``sets_text`` (card markup fitted in the box: text-overflow, type sizes),
     ``keeps_safe`` (must stay in the safe area), ``allows_flat`` (a box of 0 height or width
     draws something), ``has_rows`` (rows from card data: the table fit check), ``art``
-    (draws an image file: the image checks).
+    (draws an image file: the image checks), ``covers`` (the version mark keeps off its box;
+    a kind that ``sets_text`` is kept off by its fitted ink). Which of its fields hold
+    templates, and what each gives, its keys say (:attr:`Key.holds`, :attr:`templates`).
     """
 
     name: str
@@ -211,6 +219,7 @@ class Kind:
     allows_flat: bool = False
     has_rows: bool = False
     art: bool = False
+    covers: bool = False
     module: str = field(default="", compare=False)
 
     @property
@@ -220,6 +229,18 @@ class Kind:
     @property
     def key_names(self) -> tuple[str, ...]:
         return tuple(k.name for k in self.all_keys)
+
+    @property
+    def templates(self) -> tuple[tuple[str, str], ...]:
+        """``(field, what it gives)`` of each field of its elements that holds a template: its
+        own keys first, in the order declared, then the keys every kind shares (``when``)."""
+        return tuple((k.field_name, k.holds) for k in self.keys + COMMON if k.holds and k.field_name)
+
+    def templates_of(self, el: Element, *gives: str) -> list[tuple[str, str]]:
+        """``(field, template)`` of each template ``el`` is given (of the ``gives`` sorts, or every
+        sort when none is named), in :attr:`templates` order."""
+        return [(name, value) for name, what in self.templates if not gives or what in gives
+                if isinstance(value := getattr(el, name), str) and value]
 
     def bounds(self, el: Element) -> Box:
         """The box ``el`` occupies, (x, y, w, h) pt from the top-left trim corner."""

@@ -25,7 +25,8 @@ def _icons_vary(el: Element) -> bool:
 
 KIND = register(Kind(
     "icon", "one icon of the game's legend (`icon:`), drawn as large as the box allows",
-    keys=(Key("icon", {"type": "string"}, None, "the icon to draw", "an icon name (template allowed)"), ICON_COLOR,
+    keys=(Key("icon", {"type": "string"}, None, "the icon to draw", "an icon name (template allowed)", holds="icon"),
+          ICON_COLOR,
           Key("font", FONT.schema, FONT.default, "the typeface of a text icon (its bold face prints it)", FONT.unit,
               attr=None)),
-    draw=_draw, icons=_icons, icons_vary=_icons_vary))
+    draw=_draw, icons=_icons, icons_vary=_icons_vary, covers=True))

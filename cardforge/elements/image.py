@@ -15,7 +15,8 @@ KIND = register(Kind(
     "image", "per-card art (PNG, JPEG or SVG, SVG drawn as vectors) named by `field` or `template`, a path inside "
              "the game pack",
     keys=(Key("field", {"type": "string"}, None, "a card field holding the file's path", "a card field"),
-          Key("template", {"type": "string"}, None, "a template giving the file's path", "jinja2 template"),
+          Key("template", {"type": "string"}, None, "a template giving the file's path", "jinja2 template",
+              holds="template"),
           enum("fit", ["contain", "cover", "stretch"], "contain",
                "`contain` (whole image inside the box), `cover` (fills the box, cropped) or `stretch`"),
           enum("anchor", ["center", "top", "bottom", "left", "right", "top-left", "top-right", "bottom-left",

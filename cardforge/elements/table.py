@@ -46,4 +46,4 @@ KIND = register(Kind(
           STROKE, STROKE_WIDTH, RADIUS),
     draw=_draw, build=_build,
     require=lambda raw: None if raw.get("rows") and raw.get("columns") else "needs `rows:` and `columns:`",
-    has_rows=True))
+    has_rows=True, covers=True))
