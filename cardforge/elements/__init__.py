@@ -8,8 +8,9 @@ imported only when drawing). The layout schema's per-kind branches
 (:mod:`cardforge.elements.schema`) and docs/layout.md's key tables are generated from these
 declarations. The keys every kind shares (:data:`COMMON`) are declared here.
 
-To add a kind: write ``cardforge/elements/<kind>.py`` calling :func:`register` once, and
-name the module in :data:`MODULES`.
+To add a kind: write ``cardforge/elements/<kind>.py`` calling :func:`register` once (it is
+found by itself, after the kinds of :data:`MODULES`); a kind with keys of its own gives
+its elements a subclass of :class:`Element` holding them (``Kind(element=...)``).
 """
 from __future__ import annotations
 
@@ -200,7 +201,8 @@ class Kind:
     ``keeps_safe`` (must stay in the safe area), ``allows_flat`` (a box of 0 height or width
     draws something), ``has_rows`` (rows from card data: the table fit check), ``art``
     (draws an image file: the image checks), ``covers`` (the version mark keeps off its box;
-    a kind that ``sets_text`` is kept off by its fitted ink). Which of its fields hold
+    a kind that ``sets_text`` is kept off by its fitted ink). ``element``: the class of its
+    elements, :class:`Element` or a frozen subclass holding the fields only this kind has. Which of its fields hold
     templates, and what each gives, its keys say (:attr:`Key.holds`, :attr:`templates`).
     """
 
@@ -220,6 +222,7 @@ class Kind:
     has_rows: bool = False
     art: bool = False
     covers: bool = False
+    element: type = Element  # its elements' class: Element, or a subclass adding the kind's own fields
     module: str = field(default="", compare=False)
 
     @property
@@ -302,9 +305,22 @@ def parse(name: str, raw: dict[str, Any], line: int, fonts: dict[str, str]) -> E
     values.update(kind.place(raw))
     values.update(kind.build(raw, fonts))
     values.setdefault("style", style(raw, fonts))
-    return Element(name=name, kind=kind.name, line=line, **values)
+    return kind.element(name=name, kind=kind.name, line=line, **values)
 
 
+# The kinds' modules: these first, in this order (the order of the kinds in the layout
+# schema and the docs), then every other module of this package but the helpers, by name,
+# so a new kind is its own module and nothing else.
 MODULES = ("text", "icon", "image", "table", "shapes", "star")
-for _module in MODULES:
+HELPERS = ("schema", "specs")
+
+
+def _kind_modules() -> tuple[str, ...]:
+    import pkgutil
+
+    found = {m.name for m in pkgutil.iter_modules(__path__)} - set(MODULES) - set(HELPERS)
+    return MODULES + tuple(sorted(found))
+
+
+for _module in _kind_modules():
     import_module(f"cardforge.elements.{_module}")
