@@ -3,8 +3,8 @@
 A kind (:class:`Kind`) says which YAML keys its elements take (:class:`Key`: name, JSON
 Schema of the value, default, unit and a one-line description), how a raw mapping becomes
 a typed :class:`Element` (:func:`parse`), what box it occupies (``bounds``, for the trim and
-safe-area checks) and how it is drawn (``draw``, which calls into :mod:`cardforge.render`,
-imported only when drawing). The layout schema's per-kind branches
+safe-area checks) and how it is drawn (``draw``, with what the renderer hands it: see
+:class:`cardforge.render.card.At`; no kind imports the renderer). The layout schema's per-kind branches
 (:mod:`cardforge.elements.schema`) and docs/layout.md's key tables are generated from these
 declarations. The keys every kind shares (:data:`COMMON`) are declared here.
 

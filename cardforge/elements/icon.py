@@ -8,9 +8,7 @@ from cardforge.elements import FONT, ICON_COLOR, Element, Key, Kind, register
 
 
 def _draw(c, el: Element, copy, at) -> None:
-    from cardforge.render import card
-
-    card.draw_icon(c, el, copy, at)
+    at.draw_icon(c, el, copy)
 
 
 def _icons(el: Element, ctx: dict[str, Any]) -> set[str]:

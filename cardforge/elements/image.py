@@ -6,9 +6,7 @@ from cardforge.elements import Element, Key, Kind, enum, register
 
 
 def _draw(c, el: Element, copy, at) -> None:
-    from cardforge.render import card
-
-    card.draw_image(c, el, copy, at)
+    at.draw_image(c, el, copy)
 
 
 KIND = register(Kind(

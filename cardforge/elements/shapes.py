@@ -21,9 +21,7 @@ INNER = Key("inner", {"type": "number", "minimum": 0.05, "maximum": 1}, 0.5,
 
 def _drawer(outline: str):
     def draw(c, el: Element, copy, at) -> None:
-        from cardforge.render import card, shapes
-
-        card.draw_shape(c, el, copy, at, getattr(shapes, outline))
+        at.draw_shape(c, el, copy, outline)
     return draw
 
 

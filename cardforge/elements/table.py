@@ -23,9 +23,7 @@ COLUMNS = {
 
 
 def _draw(c, el: Element, copy, at) -> None:
-    from cardforge.render import card
-
-    card.draw_table(c, el, copy, at)
+    at.draw_table(c, el, copy)
 
 
 def _build(raw: dict[str, Any], fonts: dict[str, str]) -> dict[str, Any]:

@@ -12,9 +12,7 @@ from cardforge.elements import (ALIGN, COLOR, DASH, FIELD, FILL, FONT, ICON_COLO
 
 
 def _draw(c, el: Element, copy, at) -> None:
-    from cardforge.render import card
-
-    card.draw_text(c, el, copy, at)
+    at.draw_text(c, el, copy)
 
 
 PRINTED = re.compile(r"\{\{(.*?)\}\}", re.S)

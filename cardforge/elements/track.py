@@ -46,12 +46,10 @@ def filled(el: Track, ctx: dict[str, Any]) -> int:
 
 
 def _draw(c, el: Track, copy, at) -> None:
-    from cardforge.render import card, shapes
-
     n = filled(el, copy.ctx)
     for i, box in enumerate(boxes(el, copy.box)):
         paint = el.fill if i < n else el.empty
-        card.draw_shape(c, replace(el, fill=paint), replace(copy, box=box), at, shapes.rect)
+        at.draw_shape(c, replace(el, fill=paint), replace(copy, box=box), "rect")
 
 
 KIND = register(Kind(
