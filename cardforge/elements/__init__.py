@@ -145,9 +145,10 @@ def style(raw: dict[str, Any], fonts: dict[str, str]) -> TextStyle:
 class Element:
     """A resolved element: ``box`` is (x, y, w, h) in pt from the card's top-left trim corner.
 
-    One frozen, hashable value for every kind (caches key on its ``repr``): its kind's
-    :func:`parse` fills the fields of the keys it declares, with their declared defaults;
-    the others keep the neutral values below (no fill, no points, ...). ``style`` is the
+    One frozen, hashable value (caches key on its ``repr``): its kind's :func:`parse` fills
+    the fields of the keys it declares, with their declared defaults; the others keep the
+    neutral values below (no fill, no points, ...). A kind with keys no other kind has
+    gives its elements a frozen subclass holding them (``image``, ``table``, ``track``). ``style`` is the
     text style (text and table; the others keep the default style). Lengths in pt.
     """
 
@@ -174,13 +175,6 @@ class Element:
     points: tuple[tuple[float, float], ...] = ()
     repeat: Repeat | None = None
     role: str | None = None
-    fit: str | None = None
-    anchor: str | None = None
-    clip: bool = False
-    rows: str | None = None
-    columns: tuple[dict, ...] = ()
-    header_font: str | None = None
-    header_size: float | None = None
 
 
 def _box_of(raw: dict[str, Any]) -> Box:
@@ -196,7 +190,8 @@ class Kind:
     ``require(raw)`` says what a complete element lacks (a message) or None; ``needs_box(raw)``
     whether it must have a ``box`` (False for a line or polygon given by ``points``);
     ``place(raw)`` its box and the fields that depend on it; ``draw(canvas, el, copy, at)``
-    draws one copy (see :class:`cardforge.render.card.At`). Capabilities the checks ask
+    draws one copy (see :class:`cardforge.render.card.At`); ``fonts(el)`` the font keys it
+    sets type in (for the deck's embedded fonts). Capabilities the checks ask
     about: ``sets_text`` (card markup fitted in the box: text-overflow, type sizes),
     ``keeps_safe`` (must stay in the safe area), ``allows_flat`` (a box of 0 height or width
     draws something), ``has_rows`` (rows from card data: the table fit check), ``art``
@@ -216,6 +211,7 @@ class Kind:
     place: Callable[[dict[str, Any]], dict[str, Any]] = lambda raw: {"box": _box_of(raw)}
     icons: Callable[[Element, dict[str, Any]], set[str]] = lambda el, ctx: set()
     icons_vary: Callable[[Element], bool] = lambda el: False
+    fonts: Callable[[Element], tuple[str | None, ...]] = lambda el: (el.style.font,)
     sets_text: bool = False
     keeps_safe: bool = False
     allows_flat: bool = False

@@ -2,11 +2,23 @@
 a path inside the game pack (see :mod:`cardforge.render.image`)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from cardforge.elements import Element, Key, Kind, enum, register
 
 
 def _draw(c, el: Element, copy, at) -> None:
     at.draw_image(c, el, copy)
+
+
+@dataclass(frozen=True)
+class Image(Element):
+    """An image element: :class:`Element` with the keys only an image has (``fit``,
+    ``anchor``, ``clip``)."""
+
+    fit: str | None = None
+    anchor: str | None = None
+    clip: bool = False
 
 
 KIND = register(Kind(
@@ -21,6 +33,6 @@ KIND = register(Kind(
                           "bottom-right"], "center", "where a contained or cropped image sits in its box"),
           Key("clip", {"type": "boolean"}, False, "also clip the image to the card's shape (round tokens)", "true or false",
               convert=bool)),
-    draw=_draw,
+    draw=_draw, element=Image,
     require=lambda raw: None if raw.get("field") or raw.get("template") else "needs `field:` or `template:`",
     art=True))
