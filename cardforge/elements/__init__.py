@@ -148,7 +148,8 @@ class Element:
     One frozen, hashable value (caches key on its ``repr``): its kind's :func:`parse` fills
     the fields of the keys it declares, with their declared defaults; the others keep the
     neutral values below (no fill, no points, ...). A kind with keys no other kind has
-    gives its elements a frozen subclass holding them (``image``, ``table``, ``track``). ``style`` is the
+    gives its elements a frozen subclass holding them (``image``, ``table``, ``line``,
+    ``polygon`` and ``star``, ``track``). ``style`` is the
     text style (text and table; the others keep the default style). Lengths in pt.
     """
 
@@ -169,10 +170,6 @@ class Element:
     padding: float = 0.0
     dash: tuple[float, ...] = ()
     opacity: float = 1.0
-    sides: int = 0
-    star: bool = False
-    inner: float = 0.0
-    points: tuple[tuple[float, float], ...] = ()
     repeat: Repeat | None = None
     role: str | None = None
 
