@@ -148,8 +148,8 @@ class Element:
     One frozen, hashable value (caches key on its ``repr``): its kind's :func:`parse` fills
     the fields of the keys it declares, with their declared defaults; the others keep the
     neutral values below (no fill, no points, ...). A kind with keys no other kind has
-    gives its elements a frozen subclass holding them (``image``, ``table``, ``line``,
-    ``polygon`` and ``star``, ``track``). ``style`` is the
+    gives its elements a frozen subclass holding them (``text``, ``image``, ``table``,
+    ``line``, ``polygon`` and ``star``, ``track``). ``style`` is the
     text style (text and table; the others keep the default style). Lengths in pt.
     """
 
@@ -166,12 +166,9 @@ class Element:
     stroke: str | None = None
     stroke_width: float = 0.0
     radius: float = 0.0
-    rotate: int = 0
-    padding: float = 0.0
     dash: tuple[float, ...] = ()
     opacity: float = 1.0
     repeat: Repeat | None = None
-    role: str | None = None
 
 
 def _box_of(raw: dict[str, Any]) -> Box:
