@@ -7,6 +7,7 @@ the registry: a folder no entry declares fails, so a new cache cannot be added b
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import shutil
 import subprocess
@@ -80,7 +81,7 @@ def test_every_folder_a_build_check_and_preview_leave_is_a_registered_cache(proj
     # cardforge cache info names every cache, and each one this run used holds entries
     info = run_cli("cache", "info", "--root", str(project))
     assert info.exit_code == 0
-    rows = {line.split()[0]: line.split() for line in info.stdout.splitlines()[3:] if line.strip()}
+    rows = {line.split()[0]: line.split() for line in itertools.takewhile(str.strip, info.stdout.splitlines()[3:])}
     assert set(rows) == {c.name for c in CACHES}
     for name in ("artefacts", "file-digests", "deck-pages", "rules-memo", "previews"):
         assert int(rows[name][3]) > 0, name

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from cardforge.elements import KINDS
 from tests.conftest import run_cli
 
 
@@ -32,7 +33,8 @@ def test_layout_errors_name_the_key_and_what_was_expected(tmp_path):
     assert "layouts.card.elements.title.box[0]: 22 has no unit; write 22mm (or pt, cm, in)" in messages
     assert "layouts.card.elements.title: unknown key 'font_size'; did you mean 'size'?" in messages
     assert "layouts.card.elements.cost.align: 'rigth' is not one of left, center, right; did you mean 'right'?" in messages
-    assert "layouts.card.elements.art.kind: 'rectangle' is not one of text, icon, image, table, rect, line, ellipse, circle, polygon, star; did you mean 'rect'?" in messages
+    kinds = ", ".join(KINDS)  # every registered kind, in the order the layout schema lists them
+    assert f"layouts.card.elements.art.kind: 'rectangle' is not one of {kinds}; did you mean 'rect'?" in messages
     assert len(found) == 4 and not any("is not of type 'null'" in m or "{'kind'" in m for m in messages)
     by_key = {d["message"].split(":")[0]: d for d in found}
     assert "font_size" in lines[by_key["layouts.card.elements.title"]["line"] - 1]

@@ -7,7 +7,7 @@ import pdfplumber
 import pytest
 
 from cardforge.elements import COMMON, KINDS
-from cardforge.elements.schema import markdown
+from cardforge.elements.schema import markdown, table
 from cardforge.validation import builtin
 from cardforge.validation.export import builtin_schema
 from cardforge.util.units import MM
@@ -37,6 +37,13 @@ def test_docs_layout_md_holds_the_generated_key_tables():
         section = text.split(f"### `{name}` keys", 1)[1].split("\n\n")[1]
         assert [row.split("`")[1] for row in section.splitlines() if row.startswith("| `")] == \
             [k.name for k in kind.keys]
+
+
+def test_docs_elements_md_holds_the_generated_table_of_kinds():
+    text = (REPO / "docs" / "elements.md").read_text(encoding="utf-8")
+    assert table() in text, "run: python3 -m cardforge.elements.schema docs/elements.md"
+    rows = [row for row in table().splitlines() if row.startswith("| `")]
+    assert [row.split("`")[1] for row in rows] == list(KINDS)
 
 
 def _line_of(root, text: str) -> int:

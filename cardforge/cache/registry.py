@@ -21,7 +21,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardforge.cache import memo
 from cardforge.cache.files import remove
+from cardforge.cache.memo import Memo
 
 PROJECT_FOLDER = ".cache"  # in the output folder
 NO_USER_CACHE = "CARDFORGE_NO_USER_CACHE"
@@ -107,6 +109,35 @@ CACHES: tuple[Cache, ...] = (ARTEFACTS, DIGESTS, DECK_PAGES, RULES_MEMO, PRINTED
                              ICON_FORMS, METRICS, TEMPLATES)
 
 
+# In-memory memos of one process (see cardforge.cache.memo): each bounded, all cleared by clear().
+ONCE = Memo("made-once", 8, "nothing: one value per process (a colour transform, the code's fingerprint, a stream "
+            "class)", "what every build needs is made once per process")
+SCHEMA_VALIDATORS = Memo("schema-validators", 64, "a schema of cardforge's own (game.yaml, layouts, an element kind, "
+                         "errata, a mapping)", "a schema is not read and compiled again for the next file")
+SCHEMA_KEYS = Memo("schema-keys", 256, "a validator object (its schema's digest)", "a schema is not hashed again "
+                   "for each document it validates")
+FONT_FACES = Memo("fonts", 64, "a font key", "a font's glyph widths and character set are read, and it is registered "
+             "with ReportLab, once per process")
+FONT_SETS = Memo("font-sets", 256, "the faces a text style uses", "the characters every face of a style has, "
+                 "worked out once")
+TEXT_FITS = Memo("text-fits", 8192, "a text, its style, its box and the game's icons", "a text fitted in one box is "
+                 "not fitted again by the next check or output")
+ICON_KEYS = Memo("icon-keys", 64, "a game's icons mapping", "what a fit depends on in the icons, worked out once "
+                 "per mapping")
+ICON_DRAWINGS = Memo("icon-drawings", 512, "an SVG's text (and pixel size)", "an icon is parsed or rasterised once")
+ICON_FORMS_KEPT = Memo("icon-forms-kept", 4096, "an icon form's digest", "an icon form read from the user cache is "
+                       "read once per process")
+TEMPLATES_COMPILED = Memo("templates-compiled", 4096, "a template's or expression's source", "a template is compiled "
+                          "and its printed fields read once per process")
+PATTERNS = Memo("patterns", 1024, "a regular expression's source", "a pack's pattern is compiled by RE2 once")
+IMAGE_SIZES = Memo("image-sizes", 256, "an art file's path", "an art file's pixel size is read once")
+IMAGE_READERS = Memo("image-readers", 256, "a PNG's SHA-256", "a picture printed on many pages is decoded once")
+COLOURS = Memo("colours", 1024, "a #rrggbb colour", "a colour is parsed once")
+
+MEMOS: tuple[Memo, ...] = (ONCE, SCHEMA_VALIDATORS, SCHEMA_KEYS, FONT_FACES, FONT_SETS, TEXT_FITS, ICON_KEYS, ICON_DRAWINGS,
+                           ICON_FORMS_KEPT, TEMPLATES_COMPILED, PATTERNS, IMAGE_SIZES, IMAGE_READERS, COLOURS)
+
+
 CACHE_OFF = "CARDFORGE_CACHE_OFF"  # cache names, comma-separated: left unused (read and written by nothing)
 
 
@@ -178,8 +209,10 @@ def usage(output: Path) -> list[Usage]:
 
 def clear(output: Path, scope: str | None = None) -> list[Path]:
     """Delete the caches of ``scope`` (``"project"``, ``"user"`` or both when None): the
-    project's ``output/.cache`` and ``output/.serve-cache``, and the user cache folder.
-    Returns what was deleted. Never touches the outputs themselves."""
+    project's ``output/.cache`` and ``output/.serve-cache``, and the user cache folder; and
+    empty every in-memory memo of :data:`MEMOS` in this process. Returns what was deleted.
+    Never touches the outputs themselves."""
+    memo.clear(MEMOS)
     gone = []
     roots = []
     if scope in (None, "project"):

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import os
 import sys
-from functools import lru_cache
 from pathlib import Path
 
+from cardforge.cache.registry import ONCE
 from cardforge.cache.files import digest_files, input_files
 
 PACKAGE = Path(__file__).resolve().parents[1]  # the cardforge package folder
@@ -46,7 +46,7 @@ def library_stamps(names: tuple[str, ...] = SHAPING) -> list[str]:
     return installed
 
 
-@lru_cache(maxsize=None)
+@ONCE.function
 def fingerprint(package: Path = PACKAGE) -> str:
     """Hex SHA-256 of the cache format, the Python version, :func:`library_stamps` and the
     content of every file of the ``package`` folder (bytecode and hidden files excepted).

@@ -19,6 +19,7 @@ from cardforge import sandbox
 from cardforge.checks import common
 from cardforge.sandbox.budget import BudgetExceeded
 from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.elements import kind_of
 from cardforge.layout import Element, Face, LayoutSet
 from cardforge.model import Card, Game
 from cardforge.sandbox import context as memo
@@ -32,7 +33,7 @@ COLOR = re.compile(r"^#[0-9a-fA-F]{6}$")
 def _colors(face: Face, el: Element | None) -> list[tuple[str, str]]:
     if el is None:
         return [("background", face.background), ("border color", face.border_color)]
-    found = [("fill", el.fill), ("stroke", el.stroke), ("color", el.style.color), ("icon_color", el.style.icon_color)]
+    found = kind_of(el).templates_of(el, "colour") + [("color", el.style.color), ("icon_color", el.style.icon_color)]
     return [(what, value) for what, value in found if value]
 
 
@@ -107,10 +108,10 @@ def _face(face: Face, ctx: dict, card: Card, game: Game, layouts: LayoutSet, fou
         if el is not None:
             if el.when and not run("`when`", el.when, is_expression=True):
                 continue
-            if el.template:
-                run("template", el.template)
-            if el.icon:
-                name = run("icon name", el.icon)
+            for _, template in kind_of(el).templates_of(el, "template"):
+                run("template", template)
+            for _, icon in kind_of(el).templates_of(el, "icon"):
+                name = run("icon name", icon)
                 if name is not None and name.strip() and name.strip() not in game.icons:
                     report((line, "icon", name.strip()), "icon-unknown",
                            f"the layout element {el.name!r} draws the icon {name.strip()!r}, which game.yaml does not declare",

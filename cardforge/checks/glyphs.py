@@ -26,11 +26,11 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
-from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 from jinja2 import TemplateError
 
+from cardforge.cache.registry import FONT_FACES, FONT_SETS
 from cardforge.checks import common
 from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
@@ -48,7 +48,7 @@ _SPANS = re.compile(r"\*\*(.+?)\*\*|\*(.+?)\*")
 _ICON_CALL = re.compile(r"""icon\(\s*['"]([a-z0-9-]+)['"]\s*\)""")
 
 
-@lru_cache(maxsize=None)
+@FONT_FACES.function
 def font_chars(face: str) -> frozenset[int]:
     """The code points font ``face`` (a font key, :mod:`cardforge.model.typefaces`) has glyphs for
     (from its cached glyph widths, :func:`cardforge.model.fontmetrics.chars`)."""
@@ -57,7 +57,7 @@ def font_chars(face: str) -> frozenset[int]:
     return chars(face)
 
 
-@lru_cache(maxsize=None)
+@FONT_SETS.function
 def printable(faces: frozenset[str]) -> frozenset[int]:
     """The code points every face of ``faces`` has."""
     return frozenset.intersection(*(font_chars(f) for f in faces))
@@ -191,14 +191,18 @@ def _layout_templates(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]
     found: dict[tuple, list[Diagnostic]] = {}
     for face in sides:
         for el in face.elements:
-            if not el.template or not kind_of(el).sets_text or (el.line, el.name) in found:
+            kind = kind_of(el)
+            templates = [t for _, t in kind.templates_of(el, "template")] if kind.sets_text else []
+            if not templates or (el.line, el.name) in found:
                 continue
             font = el.style.font
-            pieces = [(m.group(1), styled(font, True, False)) if m.group(1) is not None
-                      else (m.group(2), styled(font, False, True)) for m in _SPANS.finditer(el.template)]
-            pieces.append((_SPANS.sub("", el.template), font))
-            pieces += [(game.icons[n].text, styled(font, True, False)) for n, _ in icons_in(el.template)
-                       if n in game.icons and game.icons[n].svg is None and game.icons[n].text]
+            pieces = []
+            for template in templates:
+                pieces += [(m.group(1), styled(font, True, False)) if m.group(1) is not None
+                           else (m.group(2), styled(font, False, True)) for m in _SPANS.finditer(template)]
+                pieces.append((_SPANS.sub("", template), font))
+                pieces += [(game.icons[n].text, styled(font, True, False)) for n, _ in icons_in(template)
+                           if n in game.icons and game.icons[n].svg is None and game.icons[n].text]
             found[(el.line, el.name)] = [d for text, face_ in pieces if text and not text.isascii()
                                          for d in report(text, {face_}, f"the template of the layout element {el.name!r}",
                                                          game, dict(file=layouts.file, line=el.line))]

@@ -185,9 +185,8 @@ _CARD_FIELD = re.compile(r"""\bcard\s*(?:\.\s*([A-Za-z_]\w*)|\[\s*["']([^"']+)["
 def _fields_read(el) -> list[str]:
     """The card fields an element reads: its ``field`` and those its templates name."""
     names = [el.field] if el.field else []
-    for source in (el.template, el.when, el.icon, el.fill, el.stroke):
-        if isinstance(source, str):
-            names += [a or b for a, b in _CARD_FIELD.findall(source)]
+    for _, source in kind_of(el).templates_of(el):  # every template its kind declares, and `when`
+        names += [a or b for a, b in _CARD_FIELD.findall(source)]
     return list(dict.fromkeys(names))
 
 
@@ -199,7 +198,7 @@ def _prints(el, ctx: dict) -> Any:
         return None
     if kind_of(el).sets_text:
         return element_text(el, ctx)
-    return tuple(cardcontext.rendered(v, ctx) for v in (el.template, el.icon, el.fill, el.stroke) if isinstance(v, str))
+    return tuple(cardcontext.rendered(v, ctx) for _, v in kind_of(el).templates_of(el, "template", "icon", "colour"))
 
 
 def _back_fields(game: Game, layouts: LayoutSet, pile: str, cards: list[Card]) -> list[Diagnostic]:
@@ -242,8 +241,7 @@ def _read_line(layouts: LayoutSet, back_id: str, el, field: str) -> int:
     """The line of the element's key that reads ``field`` (its template, when, ...), else its own."""
     path = ("backs", layouts.back_name(back_id), "elements", el.name)
     positions = layouts.source.lines.key_positions
-    for key, value in (("field", el.field), ("template", el.template), ("when", el.when), ("icon", el.icon),
-                       ("fill", el.fill), ("stroke", el.stroke)):
+    for key, value in (("field", el.field), *kind_of(el).templates_of(el)):
         if isinstance(value, str) and field in value and path + (key,) in positions:
             return positions[path + (key,)][0]
     return el.line or layouts.source.line(*path)

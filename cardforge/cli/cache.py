@@ -1,7 +1,8 @@
 """``cardforge cache info|clear``: what the caches of :mod:`cardforge.cache.registry` hold.
 
 ``info`` prints one line per registered cache (its name, where it lives, how many entries
-and bytes it holds now, what it is keyed by, its limit and what it buys); ``clear``
+and bytes it holds now, what it is keyed by, its limit and what it buys), then each
+in-memory memo with its limit; ``clear``
 deletes the project's caches (``output/.cache``, ``output/.serve-cache``), the user's
 (``~/.cache/cardforge``) or both. A cache only ever saves time: clearing it changes no
 output.
@@ -44,7 +45,7 @@ def info(root: Root = Path("."), verbose: Annotated[bool, typer.Option("--verbos
     $XDG_CACHE_HOME/cardforge (~/.cache/cardforge), shared by every project
     (CARDFORGE_NO_USER_CACHE=1 or --no-cache turns them off).
     """
-    from cardforge.cache.registry import CACHES, usage, user_enabled, user_root
+    from cardforge.cache.registry import CACHES, MEMOS, usage, user_enabled, user_root
 
     output = root.resolve() / "output"
     typer.echo(f"project caches in {display_path(output)}/, user caches in {user_root()}/"
@@ -54,6 +55,12 @@ def info(root: Root = Path("."), verbose: Annotated[bool, typer.Option("--verbos
         typer.echo(f"{cache.name:<16} {cache.scope:<8} {cache.path:<28} {found.entries:>8} {_size(found.size):>10}")
         if verbose:
             typer.echo(f"    limit: {cache.limit}\n    keyed by: {cache.key}\n    buys: {cache.buys}")
+    typer.echo(f"\nin-memory memos of each process (emptied with the caches; a long serve keeps each within its limit)\n"
+               f"{'memo':<20} {'limit':>8}")
+    for memo in MEMOS:
+        typer.echo(f"{memo.name:<20} {memo.limit:>8,}")
+        if verbose:
+            typer.echo(f"    keyed by: {memo.key}\n    buys: {memo.buys}")
 
 
 @cache_app.command()

@@ -19,11 +19,11 @@ from pathlib import Path
 from reportlab.lib.utils import ImageReader
 from reportlab import platypus
 
+from cardforge.cache.registry import IMAGE_READERS
 from cardforge.render import backend
 
 _BY_PATH: weakref.WeakValueDictionary[str, ImageReader] = weakref.WeakValueDictionary()
-_BY_CONTENT: dict[str, ImageReader] = {}  # SHA-256 of the PNG -> its reader
-_MAX = 256  # pictures kept decoded (a designer's session touches a few dozen)
+_BY_CONTENT: dict[str, ImageReader] = IMAGE_READERS.mapping()  # SHA-256 of the PNG -> its reader, the newest last
 
 
 class Paragraph(platypus.Paragraph):
@@ -47,8 +47,6 @@ def share(path: Path, png: bytes) -> ImageReader:
     digest = hashlib.sha256(png).hexdigest()
     decoded = _BY_CONTENT.pop(digest, None)
     if decoded is None:
-        if len(_BY_CONTENT) >= _MAX:
-            _BY_CONTENT.pop(next(iter(_BY_CONTENT)))
         decoded = ImageReader(str(path))
     _BY_CONTENT[digest] = decoded  # the newest last
     reader = ImageReader(decoded)  # the same state, its own object

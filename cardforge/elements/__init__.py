@@ -3,13 +3,14 @@
 A kind (:class:`Kind`) says which YAML keys its elements take (:class:`Key`: name, JSON
 Schema of the value, default, unit and a one-line description), how a raw mapping becomes
 a typed :class:`Element` (:func:`parse`), what box it occupies (``bounds``, for the trim and
-safe-area checks) and how it is drawn (``draw``, which calls into :mod:`cardforge.render`,
-imported only when drawing). The layout schema's per-kind branches
+safe-area checks) and how it is drawn (``draw``, with what the renderer hands it: see
+:class:`cardforge.render.card.At`; no kind imports the renderer). The layout schema's per-kind branches
 (:mod:`cardforge.elements.schema`) and docs/layout.md's key tables are generated from these
 declarations. The keys every kind shares (:data:`COMMON`) are declared here.
 
-To add a kind: write ``cardforge/elements/<kind>.py`` calling :func:`register` once, and
-name the module in :data:`MODULES`.
+To add a kind: write ``cardforge/elements/<kind>.py`` calling :func:`register` once (it is
+found by itself, after the kinds of :data:`MODULES`); a kind with keys of its own gives
+its elements a subclass of :class:`Element` holding them (``Kind(element=...)``).
 """
 from __future__ import annotations
 
@@ -35,7 +36,10 @@ class Key:
     """One YAML key of an element: ``schema`` is the JSON Schema of its value; ``default`` is
     the value as written in YAML when the key is left out (None: no value); ``unit`` says in
     words what is written (docs); ``attr`` is the :class:`Element` field it fills (None: the
-    kind's ``build`` uses it); ``convert`` turns a written value into the field's value."""
+    kind's ``build`` uses it); ``convert`` turns a written value into the field's value;
+    ``holds`` says what a template in it gives (``"template"``: what the element shows, ``"icon"``:
+    an icon name, ``"colour"``: a colour, ``"condition"``: whether it is drawn; empty: no template),
+    so every check that runs, reads or compares templates finds them without knowing the kind."""
 
     name: str
     schema: dict[str, Any]
@@ -45,6 +49,7 @@ class Key:
     attr: str | None = ""
     convert: Callable[[Any], Any] = _same
     shown_default: str = ""  # the default as the docs say it, when not the YAML value
+    holds: str = ""  # what a template in the key gives: template, icon, colour, condition ("": not a template)
 
     @property
     def field_name(self) -> str | None:
@@ -57,7 +62,8 @@ def length(name: str, default: str | None, doc: str, **more: Any) -> Key:
 
 
 def colour(name: str, doc: str, default: str | None = None) -> Key:
-    return Key(name, {"$ref": "#/$defs/color"}, default, doc, "colour")
+    """A key holding a colour, ``#rrggbb`` or a template giving one."""
+    return Key(name, {"$ref": "#/$defs/color"}, default, doc, "colour", holds="colour")
 
 
 def enum(name: str, options: list, default: Any, doc: str, **more: Any) -> Key:
@@ -90,7 +96,8 @@ KIND = Key("kind", {}, None, "what the element draws", "a kind (above)", attr=No
 BOX = Key("box", {"$ref": "#/$defs/box"}, None, "where, from the top-left trim corner", "`[x, y, width, height]`, lengths",
           attr=None)
 WHEN = Key("when", {"type": "string", "description": "a jinja2 expression; the element is drawn only when true"},
-           None, "draw the element only for cards where it is true", "jinja2 expression", shown_default="always")
+           None, "draw the element only for cards where it is true", "jinja2 expression", shown_default="always",
+           holds="condition")
 REPEAT = Key("repeat", {"$ref": "#/$defs/repeat"}, None, "draw the element once per item of a list or number",
              "mapping (below)", convert=_repeat)
 COMMON = (KIND, BOX, WHEN, REPEAT)
@@ -107,7 +114,7 @@ OPACITY = Key("opacity", {"type": "number", "minimum": 0, "maximum": 1}, 1.0, "o
               "number, 0 to 1", convert=float)
 FIELD = Key("field", {"type": "string"}, None, "the card field shown", "a card field")
 TEMPLATE = Key("template", {"type": "string"}, None, "a jinja2 template giving what is shown (card fields as `card.FIELD`)",
-               "jinja2 template")
+               "jinja2 template", holds="template")
 # Keys that make a TextStyle (text, and a table's cells); built by the kind (attr=None).
 FONT = Key("font", {"type": "string"}, "sans", "the typeface (a font name, below)", "a font name", attr=None)
 SIZE = length("size", "9pt", "the type size tried first", attr=None)
@@ -138,9 +145,11 @@ def style(raw: dict[str, Any], fonts: dict[str, str]) -> TextStyle:
 class Element:
     """A resolved element: ``box`` is (x, y, w, h) in pt from the card's top-left trim corner.
 
-    One frozen, hashable value for every kind (caches key on its ``repr``): its kind's
-    :func:`parse` fills the fields of the keys it declares, with their declared defaults;
-    the others keep the neutral values below (no fill, no points, ...). ``style`` is the
+    One frozen, hashable value (caches key on its ``repr``): its kind's :func:`parse` fills
+    the fields of the keys it declares, with their declared defaults; the others keep the
+    neutral values below (no fill, no points, ...). A kind with keys no other kind has
+    gives its elements a frozen subclass holding them (``text``, ``image``, ``table``,
+    ``line``, ``polygon`` and ``star``, ``track``). ``style`` is the
     text style (text and table; the others keep the default style). Lengths in pt.
     """
 
@@ -157,23 +166,9 @@ class Element:
     stroke: str | None = None
     stroke_width: float = 0.0
     radius: float = 0.0
-    rotate: int = 0
-    padding: float = 0.0
     dash: tuple[float, ...] = ()
     opacity: float = 1.0
-    sides: int = 0
-    star: bool = False
-    inner: float = 0.0
-    points: tuple[tuple[float, float], ...] = ()
     repeat: Repeat | None = None
-    role: str | None = None
-    fit: str | None = None
-    anchor: str | None = None
-    clip: bool = False
-    rows: str | None = None
-    columns: tuple[dict, ...] = ()
-    header_font: str | None = None
-    header_size: float | None = None
 
 
 def _box_of(raw: dict[str, Any]) -> Box:
@@ -189,11 +184,15 @@ class Kind:
     ``require(raw)`` says what a complete element lacks (a message) or None; ``needs_box(raw)``
     whether it must have a ``box`` (False for a line or polygon given by ``points``);
     ``place(raw)`` its box and the fields that depend on it; ``draw(canvas, el, copy, at)``
-    draws one copy (see :class:`cardforge.render.card.At`). Capabilities the checks ask
+    draws one copy (see :class:`cardforge.render.card.At`); ``fonts(el)`` the font keys it
+    sets type in (for the deck's embedded fonts). Capabilities the checks ask
     about: ``sets_text`` (card markup fitted in the box: text-overflow, type sizes),
     ``keeps_safe`` (must stay in the safe area), ``allows_flat`` (a box of 0 height or width
     draws something), ``has_rows`` (rows from card data: the table fit check), ``art``
-    (draws an image file: the image checks).
+    (draws an image file: the image checks), ``covers`` (the version mark keeps off its box;
+    a kind that ``sets_text`` is kept off by its fitted ink). ``element``: the class of its
+    elements, :class:`Element` or a frozen subclass holding the fields only this kind has. Which of its fields hold
+    templates, and what each gives, its keys say (:attr:`Key.holds`, :attr:`templates`).
     """
 
     name: str
@@ -206,11 +205,14 @@ class Kind:
     place: Callable[[dict[str, Any]], dict[str, Any]] = lambda raw: {"box": _box_of(raw)}
     icons: Callable[[Element, dict[str, Any]], set[str]] = lambda el, ctx: set()
     icons_vary: Callable[[Element], bool] = lambda el: False
+    fonts: Callable[[Element], tuple[str | None, ...]] = lambda el: (el.style.font,)
     sets_text: bool = False
     keeps_safe: bool = False
     allows_flat: bool = False
     has_rows: bool = False
     art: bool = False
+    covers: bool = False
+    element: type = Element  # its elements' class: Element, or a subclass adding the kind's own fields
     module: str = field(default="", compare=False)
 
     @property
@@ -220,6 +222,18 @@ class Kind:
     @property
     def key_names(self) -> tuple[str, ...]:
         return tuple(k.name for k in self.all_keys)
+
+    @property
+    def templates(self) -> tuple[tuple[str, str], ...]:
+        """``(field, what it gives)`` of each field of its elements that holds a template: its
+        own keys first, in the order declared, then the keys every kind shares (``when``)."""
+        return tuple((k.field_name, k.holds) for k in self.keys + COMMON if k.holds and k.field_name)
+
+    def templates_of(self, el: Element, *gives: str) -> list[tuple[str, str]]:
+        """``(field, template)`` of each template ``el`` is given (of the ``gives`` sorts, or every
+        sort when none is named), in :attr:`templates` order."""
+        return [(name, value) for name, what in self.templates if not gives or what in gives
+                if isinstance(value := getattr(el, name), str) and value]
 
     def bounds(self, el: Element) -> Box:
         """The box ``el`` occupies, (x, y, w, h) pt from the top-left trim corner."""
@@ -281,9 +295,22 @@ def parse(name: str, raw: dict[str, Any], line: int, fonts: dict[str, str]) -> E
     values.update(kind.place(raw))
     values.update(kind.build(raw, fonts))
     values.setdefault("style", style(raw, fonts))
-    return Element(name=name, kind=kind.name, line=line, **values)
+    return kind.element(name=name, kind=kind.name, line=line, **values)
 
 
+# The kinds' modules: these first, in this order (the order of the kinds in the layout
+# schema and the docs), then every other module of this package but the helpers, by name,
+# so a new kind is its own module and nothing else.
 MODULES = ("text", "icon", "image", "table", "shapes", "star")
-for _module in MODULES:
+HELPERS = ("schema", "specs")
+
+
+def _kind_modules() -> tuple[str, ...]:
+    import pkgutil
+
+    found = {m.name for m in pkgutil.iter_modules(__path__)} - set(MODULES) - set(HELPERS)
+    return MODULES + tuple(sorted(found))
+
+
+for _module in _kind_modules():
     import_module(f"cardforge.elements.{_module}")

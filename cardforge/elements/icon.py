@@ -8,9 +8,7 @@ from cardforge.elements import FONT, ICON_COLOR, Element, Key, Kind, register
 
 
 def _draw(c, el: Element, copy, at) -> None:
-    from cardforge.render import card
-
-    card.draw_icon(c, el, copy, at)
+    at.draw_icon(c, el, copy)
 
 
 def _icons(el: Element, ctx: dict[str, Any]) -> set[str]:
@@ -25,7 +23,8 @@ def _icons_vary(el: Element) -> bool:
 
 KIND = register(Kind(
     "icon", "one icon of the game's legend (`icon:`), drawn as large as the box allows",
-    keys=(Key("icon", {"type": "string"}, None, "the icon to draw", "an icon name (template allowed)"), ICON_COLOR,
+    keys=(Key("icon", {"type": "string"}, None, "the icon to draw", "an icon name (template allowed)", holds="icon"),
+          ICON_COLOR,
           Key("font", FONT.schema, FONT.default, "the typeface of a text icon (its bold face prints it)", FONT.unit,
               attr=None)),
-    draw=_draw, icons=_icons, icons_vary=_icons_vary))
+    draw=_draw, icons=_icons, icons_vary=_icons_vary, covers=True))

@@ -18,6 +18,8 @@ from cardforge.elements import COMMON, KINDS, Key
 
 BEGIN = "<!-- element keys: generated from cardforge/elements/ by `python3 -m cardforge.elements.schema docs/layout.md` -->"
 END = "<!-- end of the generated element keys -->"
+TABLE_BEGIN = "<!-- element kinds: generated from cardforge/elements/ by `python3 -m cardforge.elements.schema docs/elements.md` -->"
+TABLE_END = "<!-- end of the generated element kinds -->"
 
 
 def _property(key: Key) -> dict[str, Any]:
@@ -89,14 +91,27 @@ def markdown() -> str:
     return "\n".join(parts + [END])
 
 
+def table() -> str:
+    """docs/elements.md's table of the element kinds (one row a kind: what it draws, its own
+    keys), between :data:`TABLE_BEGIN` and :data:`TABLE_END`."""
+    rows = [f"| `{name}` | {kind.doc} | {', '.join(f'`{k.name}`' for k in kind.keys)} |" for name, kind in KINDS.items()]
+    return "\n".join([TABLE_BEGIN, "", "| kind | draws | its own keys |", "|---|---|---|", *rows, "", TABLE_END])
+
+
 def write_docs(path: str) -> None:
-    """Replace the generated part of ``path`` (from :data:`BEGIN` to :data:`END`)."""
+    """Replace the generated parts of ``path``: the key tables (from :data:`BEGIN` to
+    :data:`END`) and the kinds' table (from :data:`TABLE_BEGIN` to :data:`TABLE_END`),
+    whichever it holds."""
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    start, end = text.index(BEGIN), text.index(END) + len(END)
+    for begin, end_mark, made in ((BEGIN, END, markdown), (TABLE_BEGIN, TABLE_END, table)):
+        if begin in text:
+            start, end = text.index(begin), text.index(end_mark) + len(end_mark)
+            text = text[:start] + made() + text[end:]
     with open(path, "w", encoding="utf-8") as f:
-        f.write(text[:start] + markdown() + text[end:])
+        f.write(text)
 
 
 if __name__ == "__main__":
-    write_docs(sys.argv[1])
+    for name in sys.argv[1:]:
+        write_docs(name)

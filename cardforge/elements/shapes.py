@@ -6,6 +6,7 @@ from the card's top-left trim corner, and its box is the one they span.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from cardforge.elements import (DASH, FILL, OPACITY, RADIUS, STROKE, STROKE_WIDTH, Element, Key, Kind, corners,
@@ -19,11 +20,27 @@ INNER = Key("inner", {"type": "number", "minimum": 0.05, "maximum": 1}, 0.5,
             "a star's inner radius as a share of the outer", "number, 0.05 to 1", convert=float)
 
 
+@dataclass(frozen=True)
+class Line(Element):
+    """A line element: :class:`Element` with the ``points`` it runs through (pt from its box's
+    top-left corner; none: the box's diagonal)."""
+
+    points: tuple[tuple[float, float], ...] = ()
+
+
+@dataclass(frozen=True)
+class Polygon(Line):
+    """A polygon or star element: a regular polygon of ``sides`` corners (a star of ``sides``
+    points when ``star``, its inner corners at ``inner`` of the radius), or the ``points`` given."""
+
+    sides: int = 0
+    star: bool = False
+    inner: float = 0.0
+
+
 def _drawer(outline: str):
     def draw(c, el: Element, copy, at) -> None:
-        from cardforge.render import card, shapes
-
-        card.draw_shape(c, el, copy, at, getattr(shapes, outline))
+        at.draw_shape(c, el, copy, outline)
     return draw
 
 
@@ -50,7 +67,7 @@ register(Kind(
     "line", "from the box's top-left to its bottom-right corner (a 0 height draws a rule, a 0 width a vertical one), "
             "or through `points`; black unless `stroke` says otherwise",
     keys=(STROKE, STROKE_WIDTH, DASH, OPACITY, POINTS), draw=_drawer("line"), needs_box=_by_points, place=_place,
-    allows_flat=True))
+    allows_flat=True, element=Line))
 
 register(Kind("ellipse", "an ellipse filling the box", keys=PAINT + (DASH, OPACITY), draw=_drawer("ellipse")))
 
@@ -64,4 +81,4 @@ register(Kind(
                       "number of corners (5 with `star`: a five-pointed star)", "integer, 3 to 64"),
                   Key("star", {"type": "boolean"}, False, "draw a star of `sides` points", "true or false"),
                   INNER, POINTS),
-    draw=_drawer("polygon"), needs_box=_by_points, place=_place))
+    draw=_drawer("polygon"), needs_box=_by_points, place=_place, element=Polygon))

@@ -2,6 +2,7 @@
 their content so that no number or short word breaks (see :mod:`cardforge.render.table`)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from cardforge.elements import (COLOR, FILL, FONT, ICON_COLOR, ICON_SCALE, LEADING, MIN_SIZE, RADIUS, SIZE, STROKE,
@@ -23,9 +24,18 @@ COLUMNS = {
 
 
 def _draw(c, el: Element, copy, at) -> None:
-    from cardforge.render import card
+    at.draw_table(c, el, copy)
 
-    card.draw_table(c, el, copy, at)
+
+@dataclass(frozen=True)
+class Table(Element):
+    """A table element: :class:`Element` with the keys only a table has (``rows``, ``columns``,
+    its header's font and size, pt)."""
+
+    rows: str | None = None
+    columns: tuple[dict, ...] = ()
+    header_font: str | None = None
+    header_size: float | None = None
 
 
 def _build(raw: dict[str, Any], fonts: dict[str, str]) -> dict[str, Any]:
@@ -44,6 +54,6 @@ KIND = register(Kind(
                  shown_default="`size`"),
           FONT, SIZE, MIN_SIZE, LEADING, COLOR, ICON_SCALE, ICON_COLOR, FILL,
           STROKE, STROKE_WIDTH, RADIUS),
-    draw=_draw, build=_build,
+    draw=_draw, build=_build, element=Table, fonts=lambda el: (el.style.font, el.header_font),
     require=lambda raw: None if raw.get("rows") and raw.get("columns") else "needs `rows:` and `columns:`",
-    has_rows=True))
+    has_rows=True, covers=True))

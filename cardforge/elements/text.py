@@ -3,18 +3,28 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from dataclasses import dataclass
 from typing import Any
 
+from cardforge.cache.registry import TEMPLATES_COMPILED
 from cardforge.elements import (ALIGN, COLOR, DASH, FIELD, FILL, FONT, ICON_COLOR, ICON_SCALE, LEADING, MIN_SIZE,
                                 OPACITY, RADIUS, SIZE, STROKE, STROKE_WIDTH, TEMPLATE, VALIGN, Element, Kind, enum,
                                 length, register)
 
 
-def _draw(c, el: Element, copy, at) -> None:
-    from cardforge.render import card
+@dataclass(frozen=True)
+class Text(Element):
+    """A text element: :class:`Element` with the keys only text has: ``rotate`` (degrees),
+    ``role`` (title, body, other; None: by its field) and ``padding`` (pt). A kind that sets
+    text (``Kind(sets_text=True)``) gives its elements this class or a subclass of it."""
 
-    card.draw_text(c, el, copy, at)
+    rotate: int = 0
+    role: str | None = None
+    padding: float = 0.0
+
+
+def _draw(c, el: Element, copy, at) -> None:
+    at.draw_text(c, el, copy)
 
 
 PRINTED = re.compile(r"\{\{(.*?)\}\}", re.S)
@@ -27,7 +37,7 @@ def printed_fields(el: Element) -> set[str]:
     return {el.field} if el.field else set(_template_fields(el.template or ""))
 
 
-@lru_cache(maxsize=1024)
+@TEMPLATES_COMPILED.function
 def _template_fields(template: str) -> frozenset[str]:
     """The ``card.FIELD`` names the ``{{ ... }}`` of ``template`` print (read once per template)."""
     return frozenset(a or b for expression in PRINTED.findall(template)
@@ -71,4 +81,4 @@ KIND = register(Kind(
           FILL, STROKE, STROKE_WIDTH, RADIUS, DASH, OPACITY),
     draw=_draw,
     require=lambda raw: None if raw.get("field") or raw.get("template") else "needs `field:` or `template:`",
-    icons=_icons, icons_vary=_icons_vary, sets_text=True, keeps_safe=True))
+    icons=_icons, icons_vary=_icons_vary, sets_text=True, keeps_safe=True, element=Text))

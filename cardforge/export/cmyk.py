@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import io
 import zlib
-from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 import pikepdf
 import pypdfium2 as pdfium
 from PIL import Image, ImageCms
+
+from cardforge.cache.registry import ONCE
 
 PROFILE = "export/icc/cardforge-fogra39-240.icc"
 CONDITION = "FOGRA39"  # the characterization the profile is built from
@@ -48,7 +49,7 @@ def profile_bytes() -> bytes:
     return resources.files("cardforge").joinpath(PROFILE).read_bytes()
 
 
-@lru_cache(maxsize=1)
+@ONCE.function
 def _transform() -> ImageCms.ImageCmsTransform:
     srgb = ImageCms.createProfile("sRGB")
     cmyk = ImageCms.ImageCmsProfile(io.BytesIO(profile_bytes()))

@@ -11,20 +11,23 @@ from __future__ import annotations
 import copy
 import os
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from cardforge.cache.registry import SCHEMA_VALIDATORS
 from cardforge.util.diagnostics import Diagnostic, diag
-from cardforge.elements import KINDS, Element, kind_of, parse, stray_key
+from cardforge.elements import Element, kind_of
+from cardforge.layout.chain import deep_merge, merged_chain
+from cardforge.layout.faces import Face, resolve_face
 from cardforge.sources.yamlfile import read_yaml
 from cardforge.model import Card, Game, Source
 from cardforge.sources.packfonts import font_keys
-from cardforge.model.typefaces import FONTS
 from cardforge.validation import validate
 from cardforge.sandbox import choice
 from cardforge.util.suggest import did_you_mean
 from cardforge.util.units import parse_length
+
+__all__ = ["SIZE_PRESETS_MM", "Element", "Face", "Layout", "LayoutSet", "card_layout", "layout_path", "load_layouts"]
 
 # Trim sizes (width, height) in mm. Poker is 2.5 x 3.5 in exactly.
 SIZE_PRESETS_MM = {
@@ -36,15 +39,6 @@ SIZE_PRESETS_MM = {
     "tarot": (69.85, 120.65),
     "square": (63.5, 63.5),
 }
-
-
-@dataclass(frozen=True)
-class Face:
-    background: str = "#ffffff"
-    border_width: float = 0.0
-    border_color: str = "#000000"
-    border_radius: float = 0.0
-    elements: tuple[Element, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -136,7 +130,7 @@ class LayoutSet:
         return kept[1]
 
 
-@lru_cache(maxsize=None)
+@SCHEMA_VALIDATORS.function
 def _override_validator():
     from jsonschema import Draft202012Validator
 
@@ -159,7 +153,7 @@ def card_layout(card: Card, layouts: "LayoutSet") -> tuple[Layout | None, list[D
     name = layouts.name_for(card)
     if problems or name not in layouts.raw or layouts.source is None:
         return None, problems
-    merged = _deep_merge(layouts.raw[name], override)
+    merged = deep_merge(layouts.raw[name], override)
     origin = layouts.origins.get(name) or {"elements": {}, "back": {}}
     layout, more = _resolve(name, merged, origin, layouts.sizes, layouts.source, layouts.fonts)
     for d in more:  # place them on the card, which made the change
@@ -172,22 +166,13 @@ def layout_path(layouts_dir: Path, slug: str) -> Path:
     return layouts_dir / f"{slug}.yaml"
 
 
-@lru_cache(maxsize=None)
+@SCHEMA_VALIDATORS.function
 def _schema_validator():
     from jsonschema import Draft202012Validator
 
     from cardforge.validation import builtin
 
     return Draft202012Validator(builtin("layout"))
-
-
-@lru_cache(maxsize=None)
-def _kind_validator(kind: str):
-    from jsonschema import Draft202012Validator
-
-    from cardforge.validation import builtin
-
-    return Draft202012Validator({"$defs": builtin("layout")["$defs"], "$ref": f"#/$defs/element-{kind}"})
 
 
 def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[Diagnostic]]:
@@ -214,7 +199,7 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
     result = LayoutSet(file=source.file, sizes=sizes, source=source, data=data, fonts=font_keys(game))
     raw = data.get("layouts") or {}
     for name in raw:
-        merged, origin, chain_problems = _merged(raw, name, source)
+        merged, origin, chain_problems = merged_chain(raw, name, source)
         problems += chain_problems
         if merged is None:
             continue
@@ -246,7 +231,7 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
             if first is not None:
                 result.by_type[type_id] = result.named[first]
     for back_id, face in (data.get("backs") or {}).items():
-        resolved, face_problems = _face(face, source, ("backs", back_id), fonts=result.fonts)
+        resolved, face_problems = resolve_face(face, source, ("backs", back_id), fonts=result.fonts)
         problems += face_problems
         result.backs[back_id] = resolved
     for type_id, card_type in game.card_types.items():
@@ -273,51 +258,6 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
     return (None if any(d.severity >= 2 for d in problems) else result), problems
 
 
-def _merged(raw: dict, name: str, source: Source) -> tuple[dict | None, dict, list[Diagnostic]]:
-    """Layout ``name`` merged along its ``extends`` chain, with where each of its elements
-    comes from (``{"elements": {name: layout}, "back": {...}}``, for line numbers), and the
-    problems of the chain (a cycle, an unknown parent: then None)."""
-    chain = [name]
-    current = raw[name]
-    while "extends" in current:
-        parent = current["extends"]
-        if parent in chain:
-            cycle = " -> ".join(chain + [parent])
-            return None, {}, [diag("layout-cycle", f"layouts extend each other in a cycle: {cycle}",
-                               file=source.file, line=source.line("layouts", name, "extends"))]
-        if parent not in raw:
-            from cardforge.util.suggest import did_you_mean
-
-            return None, {}, [diag("layout-invalid", f"layout {chain[-1]!r} extends {parent!r}, which does not exist",
-                               file=source.file, line=source.line("layouts", chain[-1], "extends"),
-                               hint=did_you_mean(parent, raw))]
-        chain.append(parent)
-        current = raw[parent]
-    merged: dict[str, Any] = {}
-    for link in reversed(chain):
-        merged = _deep_merge(merged, {k: v for k, v in raw[link].items() if k != "extends"})
-    return merged, {key: _origin(raw, chain, key) for key in ("elements", "back")}, []
-
-
-def _origin(raw, chain, key):
-    """For each element, the layout of the chain that last defines it (for line numbers)."""
-    origin = {}
-    for link in reversed(chain):
-        for el in (raw[link].get(key) or {}).get("elements", {}) if key == "back" else (raw[link].get(key) or {}):
-            origin[el] = link
-    return origin
-
-
-def _deep_merge(base: dict, over: dict) -> dict:
-    out = copy.deepcopy(base)
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = _deep_merge(out[key], value)
-        else:
-            out[key] = copy.deepcopy(value)
-    return out
-
-
 def _resolve(name: str, merged: dict, origin: dict, sizes: dict, source: Source, fonts: dict[str, str]
              ) -> tuple[Layout | None, list[Diagnostic]]:
     problems = []
@@ -339,11 +279,11 @@ def _resolve(name: str, merged: dict, origin: dict, sizes: dict, source: Source,
         return None, [diag("layout-invalid", f"layout {name!r}: card size {size[0] / 72 * 25.4:g} x "
                            f"{size[1] / 72 * 25.4:g} mm; each side must be more than 0 and at most 600 mm",
                            file=source.file, line=source.line("layouts", name, "size"))]
-    front, face_problems = _face(merged, source, ("layouts", name), origin["elements"], fonts=fonts)
+    front, face_problems = resolve_face(merged, source, ("layouts", name), origin["elements"], fonts=fonts)
     problems += face_problems
     back = None
     if merged.get("back") is not None:
-        back, back_problems = _face(merged["back"], source, ("layouts", name, "back"), origin["back"], back=True,
+        back, back_problems = resolve_face(merged["back"], source, ("layouts", name, "back"), origin["back"], back=True,
                                     fonts=fonts)
         problems += back_problems
     layout = Layout(name=name, size=size, front=front, back=back, file=source.file,
@@ -352,69 +292,6 @@ def _resolve(name: str, merged: dict, origin: dict, sizes: dict, source: Source,
                     shape=merged.get("shape", "rect"), corner=parse_length(merged.get("corner", "3mm")))
     problems += _check_boxes(layout, source)
     return layout, problems
-
-
-def _face(spec: dict, source: Source, path: tuple, origin: dict | None = None, back: bool = False,
-          fonts: dict[str, str] | None = None) -> tuple[Face, list[Diagnostic]]:
-    problems = []
-    fonts = fonts or {name: name for name in FONTS}
-    border = spec.get("border") or {}
-    elements = []
-    for el_name, el in (spec.get("elements") or {}).items():
-        if el is None:
-            continue
-        owner = (origin or {}).get(el_name)
-        if owner is not None:
-            el_path = ("layouts", owner, "back", "elements", el_name) if back else ("layouts", owner, "elements", el_name)
-        else:
-            el_path = path + ("elements", el_name)
-        line = source.line(*el_path)
-        problem = _incomplete(el_name, el, fonts, source, el_path)
-        if problem is not None:
-            problems.append(problem)
-            continue
-        elements.append(parse(el_name, el, line, fonts))
-    face = Face(background=spec.get("background", "#ffffff"),
-                border_width=parse_length(border.get("width", "0pt")),
-                border_color=border.get("color", "#000000"),
-                border_radius=parse_length(border.get("radius", "0pt")),
-                elements=tuple(elements))
-    return face, problems
-
-
-def _incomplete(el_name: str, el: dict, fonts: dict[str, str], source: Source, el_path: tuple) -> Diagnostic | None:
-    """What keeps an element, merged along its layout's extends chain (and a card's own
-    ``layout:``), from being drawn: a missing ``kind:`` or ``box:``, a key its kind does not
-    take (written where no ``kind:`` was, so the schema could not tell), an unknown font, or
-    what its kind requires (``layout-invalid``); None when complete."""
-    kind = KINDS.get(el.get("kind"))
-    missing = "kind" if kind is None else "box" if "box" not in el and kind.needs_box(el) else None
-    if missing:
-        return diag("layout-invalid", f"element {el_name!r} has no `{missing}:`, and no layout it "
-                    "extends gives one", file=source.file, line=source.line(*el_path),
-                    hint="an element of an extending layout may name only the keys it changes, "
-                         "but the element must exist in the layout it extends")
-    for key in el:
-        if key not in kind.key_names:
-            return diag("layout-invalid", f"element {el_name!r}: {stray_key(kind.name, key)}", file=source.file,
-                        line=source.line(*el_path, key), column=source.column(*el_path, key))
-    wrong = validate(el, _kind_validator(kind.name), Source(source.file, source.lines, el_path), code="layout-invalid",
-                     subject=f"element {el_name!r}")
-    if wrong:  # a value of the merged element's kind's wrong shape (written where no kind was)
-        return wrong[0]
-    for key in ("header_font", "font"):
-        if el.get(key) and el[key] not in fonts:
-            from cardforge.util.suggest import did_you_mean
-
-            return diag("layout-invalid", f"element {el_name!r} uses unknown font {el[key]!r}",
-                        file=source.file, line=source.line(*el_path, key),
-                        hint=(did_you_mean(el[key], fonts) if key == "font" else "") or f"fonts: {', '.join(fonts)} "
-                             "(a pack declares its own under `fonts:` in game.yaml)")
-    needs = kind.require(el)
-    if needs:
-        return diag("layout-invalid", f"{kind.name} element {el_name!r} {needs}", file=source.file,
-                    line=source.line(*el_path))
-    return None
 
 
 def _check_boxes(layout: Layout, source: Source) -> list[Diagnostic]:

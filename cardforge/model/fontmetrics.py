@@ -10,9 +10,9 @@ registered fonts use). Checks, the resolve stage and the drawing stage all measu
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from importlib import resources
 
+from cardforge.cache.registry import FONT_FACES
 from cardforge.model.typefaces import FONTS, PACK_FILES
 
 WORDS_KEPT = 32768  # (text, face) widths remembered per process
@@ -47,7 +47,7 @@ def _font_file(face: str):
     return PACK_FILES[face]
 
 
-@lru_cache(maxsize=None)
+@FONT_FACES.function
 def _metrics(face: str) -> tuple[dict[int, float], float]:
     """(advance width of each code point, default width), in 1/1000 em, of ``face``: from
     the user cache, or read from its TrueType file (and kept)."""

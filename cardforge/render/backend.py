@@ -18,8 +18,9 @@ from __future__ import annotations
 import re
 import types
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import IO, TYPE_CHECKING, NamedTuple
+
+from cardforge.cache.registry import ONCE
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -325,7 +326,7 @@ def _filters() -> list:
     return [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 else [pdfdoc.PDFZCompress]
 
 
-@lru_cache(maxsize=None)
+@ONCE.function
 def _spilled_stream():
     """The class of a page stream whose (already compressed) bytes wait in a spill file."""
     from reportlab.pdfbase import pdfdoc

@@ -124,6 +124,29 @@ class At:
     def trim(self) -> tuple | None:
         return (self.x, self.y, self.size, self.area) if self.area else None
 
+    # What an element kind's ``draw(canvas, el, copy, at)`` draws with: the renderer is
+    # handed to the kind here, so no kind imports it.
+    def draw_text(self, c: Canvas, el: Element, copy: repeat.Copy) -> None:
+        """Card markup, fitted into the copy's box (see :func:`draw_text`)."""
+        draw_text(c, el, copy, self)
+
+    def draw_icon(self, c: Canvas, el: Element, copy: repeat.Copy) -> None:
+        """One icon as large as the copy's box allows (see :func:`draw_icon`)."""
+        draw_icon(c, el, copy, self)
+
+    def draw_image(self, c: Canvas, el: Element, copy: repeat.Copy) -> None:
+        """Per-card art in the copy's box (see :func:`draw_image`)."""
+        draw_image(c, el, copy, self)
+
+    def draw_table(self, c: Canvas, el: Element, copy: repeat.Copy) -> None:
+        """A table fitted for its card (see :func:`draw_table`)."""
+        draw_table(c, el, copy, self)
+
+    def draw_shape(self, c: Canvas, el: Element, copy: repeat.Copy, outline: str) -> None:
+        """A shape traced by the function ``outline`` of :mod:`cardforge.render.shapes`
+        (``"rect"``, ``"line"``, ``"ellipse"``, ``"circle"``, ``"polygon"``; see :func:`draw_shape`)."""
+        draw_shape(c, el, copy, self, getattr(shapes, outline))
+
 
 def draw_image(c: Canvas, el: Element, copy: repeat.Copy, at: At) -> None:
     """One copy of an image element; ``clip`` also clips it to the trim's shape."""

@@ -6,8 +6,9 @@ so ``cardforge check`` never loads it.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
+
+from cardforge.cache.registry import COLOURS
 
 
 def HexColor(value: Any, *args: Any, **kwargs: Any):  # noqa: N802 - ReportLab's name, ReportLab's signature
@@ -18,7 +19,7 @@ def HexColor(value: Any, *args: Any, **kwargs: Any):  # noqa: N802 - ReportLab's
     return make(value, *args, **kwargs)
 
 
-@lru_cache(maxsize=1024)
+@COLOURS.function
 def color(value: str):
     """The ReportLab colour of ``#rrggbb`` (parsed once per process). Raises ``ValueError``."""
     return HexColor(value)

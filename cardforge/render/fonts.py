@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import threading
 from contextlib import contextmanager
-from functools import lru_cache, wraps
+from functools import wraps
 from importlib import resources
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cardforge.model import PackFont
 
+from cardforge.cache.registry import FONT_FACES
 from cardforge.model.fontmetrics import chars, width  # noqa: F401  (measured below the drawing stage)
 from cardforge.model.typefaces import FAMILIES, FAMILY_OF, FONTS, PACK_FILES as _PACK_FILES, declare, known, label, styled  # noqa: F401
 
@@ -44,7 +45,7 @@ def _name(face: str) -> str:
     return "CF-" + face.replace("@", "-")
 
 
-@lru_cache(maxsize=None)
+@FONT_FACES.function
 def _register(face: str) -> None:
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
@@ -95,7 +96,7 @@ def register_families(families: tuple[str, ...] = ("sans", "condensed", "serif")
         _register_family(family)
 
 
-@lru_cache(maxsize=None)
+@FONT_FACES.function
 def _register_family(family: str) -> None:
     from reportlab.lib.fonts import addMapping
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cardforge.cache.registry import ICON_DRAWINGS, ICON_FORMS_KEPT
 from cardforge.render.colors import HexColor
 
 from cardforge.model import Icon
@@ -67,7 +67,7 @@ def drawing(svg: Path, color: str | None = None) -> Drawing:
     return _drawing(_svg_text(svg, color), svg)
 
 
-@lru_cache(maxsize=512)
+@ICON_DRAWINGS.function
 def _drawing(text: str, svg: Path) -> Drawing:
     from svglib.svglib import svg2rlg
 
@@ -95,7 +95,7 @@ def rasterise(svg: Path, color: str, px: int = RASTER_PX) -> bytes:
         raise IconError(f"icon file {svg} cannot be drawn: {exc}", svg) from None
 
 
-@lru_cache(maxsize=512)
+@ICON_DRAWINGS.function
 def _png(svg_text: str, px: int) -> bytes:
     """PNG bytes of an SVG document, cached by its content."""
     import cairosvg  # slow to import (cairocffi): only when pixels are needed
@@ -242,7 +242,7 @@ class IconStamp:
         return (name, *self.sizes[name])
 
 
-_KEPT: dict[str, tuple | None] = {}  # form digest -> kept form (see kept_form), in this process
+_KEPT: dict[str, tuple | None] = ICON_FORMS_KEPT.mapping()  # form digest -> kept form (see kept_form), in this process
 
 
 def _form_digest(canvas: Canvas, parts: tuple[str, ...]) -> str:

@@ -12,10 +12,10 @@ keys images by content). Lengths in pt.
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cardforge.cache.registry import IMAGE_SIZES
 from cardforge.render.colors import HexColor
 
 from cardforge.render import fonts
@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # ReportLab is imported to draw
     from reportlab.pdfgen.canvas import Canvas
 
 
-@lru_cache(maxsize=256)
+@IMAGE_SIZES.function
 def pixel_size(path: Path) -> tuple[float, float]:
     """(width, height) of an image: pixels for raster art, SVG units for SVG."""
     if path.suffix.lower() == ".svg":

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from reportlab.pdfgen.canvas import Canvas
 
+from cardforge.elements import kind_of
 from cardforge.render import backend, fonts
 
 FORMAT = "2"  # bump when what a record holds, or how pages are drawn, changes meaning
@@ -51,7 +52,7 @@ def deck_fonts(layouts) -> tuple[str, ...]:
     sides = [face for layout in layouts.by_type.values() for face in (layout.front, layout.back) if face is not None]
     for face in sides + list(layouts.backs.values()):
         for el in face.elements:
-            for name in (el.style.font, el.header_font):
+            for name in kind_of(el).fonts(el):
                 if name in fonts.FONTS:
                     used.add(name)
                     used.update(fonts.FAMILIES[fonts.FAMILY_OF.get(name, "sans")])

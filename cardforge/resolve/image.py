@@ -9,10 +9,10 @@ resolution. The checks (``image-missing``, ``image-low-res``) and the renderer
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from cardforge.cache.registry import IMAGE_SIZES
 from cardforge.sandbox.context import holds, rendered
 
 RASTER = (".png", ".jpg", ".jpeg")
@@ -51,7 +51,7 @@ def resolve(el, ctx: dict[str, Any], root: Path) -> Art | None:
     return Art(name, path)
 
 
-@lru_cache(maxsize=256)
+@IMAGE_SIZES.function
 def raster_size(path: Path) -> tuple[float, float]:
     """(width, height) in pixels of raster art (PNG or JPEG), read by PIL."""
     from PIL import Image

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from cardforge.cache.registry import TEXT_FITS
 from cardforge.sandbox import results as checkresults
 from cardforge.model import fontmetrics
 from cardforge.elements.specs import TextStyle
@@ -300,15 +301,12 @@ def fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[str
         if known is not None:
             size, height, width, smallest = known
             return Figures([], size, height, width, True, least=smallest)
-        if len(_FITS) >= FITS_KEPT:
-            _FITS.pop(next(iter(_FITS)))  # the oldest
         block = _FITS[key] = _fit(text, style, box_w, box_h, icons)
     checkresults.learnt_fit(*key, block)  # inside a check: kept for the next one if a success
     return block
 
 
-FITS_KEPT = 8192  # fitted blocks kept per process
-_FITS: dict[tuple, "Block"] = {}
+_FITS: dict[tuple, "Block"] = TEXT_FITS.mapping()  # the least recently used dropped past its limit
 def _fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[str, Icon]) -> Block:
     words = _words(parse(text))
     unknown: set[str] = set()

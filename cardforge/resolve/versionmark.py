@@ -48,7 +48,7 @@ def covered(layout: Layout, ctx: dict[str, Any], game: Game) -> list[Box]:
     lie over: the ink of each fitted text, and the box of each icon and table element."""
     boxes = [ink(f) for f in fit_face(layout.front, ctx, game)]
     for el in layout.front.elements:
-        if kind_of(el).sets_text or el.kind not in ("icon", "table"):
+        if not kind_of(el).covers:
             continue
         if cardcontext.holds(el.when, ctx):
             boxes.append(el.box)

@@ -14,7 +14,6 @@ raises :class:`~cardforge.sandbox.budget.BudgetExceeded`. Any other failure whil
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from jinja2 import BaseLoader, BytecodeCache, StrictUndefined, Undefined
 from jinja2.environment import TemplateExpression
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 
+from cardforge.cache.registry import TEMPLATES_COMPILED
 from cardforge.sandbox.budget import BudgetExceeded, BudgetedSandbox, budgeted
 from cardforge.cache.registry import TEMPLATES
 
@@ -161,7 +161,7 @@ def template(source: str):
     return ENV.get_template(ENV.loader.name(source))
 
 
-@lru_cache(maxsize=4096)
+@TEMPLATES_COMPILED.function
 def _compiled_expression(source: str):
     from cardforge.cache import kept
 

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from cardforge.cache.registry import ICON_KEYS
 from cardforge.cache import kept as user_cache
 from cardforge.cache.files import prune_newest
 from cardforge.cache.registry import CHECK_RESULTS
@@ -272,7 +273,7 @@ def learnt_fit(text: str, style, box_w: float, box_h: float, icons_key: tuple, b
               (block.size, block.height, block.width, smallest))
 
 
-_ICON_KEYS: dict[int, tuple[dict, tuple]] = {}  # id(icons) -> (icons, their content), the dict kept so its id stays its own
+_ICON_KEYS: dict[int, tuple[dict, tuple]] = ICON_KEYS.mapping()  # id(icons) -> (icons, their content), the dict kept so its id stays its own
 
 
 def icons_key(icons: dict) -> tuple:
@@ -282,7 +283,5 @@ def icons_key(icons: dict) -> tuple:
     if known is not None and known[0] is icons and len(known[1]) == len(icons):
         return known[1]
     key = tuple((name, repr(icon)) for name, icon in sorted(icons.items()))
-    if len(_ICON_KEYS) > 64:
-        _ICON_KEYS.clear()
     _ICON_KEYS[id(icons)] = (icons, key)
     return key

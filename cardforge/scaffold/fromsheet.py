@@ -13,7 +13,6 @@ rulebook.md and icons/. The pack checks clean and builds; the designer refines i
 """
 from __future__ import annotations
 
-import copy
 import csv
 import datetime as dt
 import io
@@ -21,11 +20,11 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from cardforge.util.diagnostics import diag, display_path
-from cardforge.scaffold import SLUG, NewGame, ScaffoldError, _context, _render, _size_mm
-from cardforge.scaffold.sheetplan import Choices, Guess, SheetPlan, field_schema, plan_sheet
+from cardforge.scaffold import SLUG, NewGame, ScaffoldError, _context, _render
+from cardforge.scaffold.sheetcolumns import field_schema
+from cardforge.scaffold.sheetlayout import dump_yaml, jinja_literal, layout_yaml
+from cardforge.scaffold.sheetplan import Choices, Guess, SheetPlan, plan_sheet
 from cardforge.sources.tables import SourceError, Table, read_tables, table_from_csv
 
 SHARED_FILES = ["sheet.md", "rulebook.md"]
@@ -124,7 +123,7 @@ def choose_sheets(tables: list[Table], names: list[str] | None, display: str) ->
             if found:
                 return found
         return set()
-    from cardforge.scaffold.sheetplan import DECK_NAMES, TYPE_NAMES, header_words
+    from cardforge.scaffold.sheetcolumns import DECK_NAMES, TYPE_NAMES, header_words
 
     main = lists[0]  # the first card list, as the designer ordered the worksheets
     typed = any(set(header_words(_cell_text(c.value))) & {*TYPE_NAMES, *DECK_NAMES} for c in main.header)
@@ -181,10 +180,6 @@ def sheet_as_csv(sheet: Path, display: str, sheets: list[str] | None = None) -> 
     return out.getvalue().encode("utf-8"), [t.sheet or "" for t in tables if t.sheet], skipped
 
 
-def _dump(data: Any) -> str:
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=None, width=110)
-
-
 def game_yaml(new: NewGame, plan: SheetPlan, csv_name: str) -> str:
     """The pack's game.yaml, commented."""
     from cardforge.validation.export import modeline
@@ -208,7 +203,7 @@ def game_yaml(new: NewGame, plan: SheetPlan, csv_name: str) -> str:
              f"# the source of truth: edit {csv_name} (a CSV card file, read with the mapping under `sources:`",
              f"# at the end), then `cardforge check {new.slug}` and `cardforge build {new.slug}`. Every key:",
              "# docs/game-yaml.md.", "",
-             _dump({"game": {"title": new.title, "tagline": "A game made with cardforge", "designer": "Your name",
+             dump_yaml({"game": {"title": new.title, "tagline": "A game made with cardforge", "designer": "Your name",
                              "players": {"min": new.players[0], "max": new.players[1]}}}),
              *_components(plan),
              "# Icons: declare them under `icons:` (`wood: {label: Wood, text: W}` needs no SVG; `svg:` names a",
@@ -217,21 +212,21 @@ def game_yaml(new: NewGame, plan: SheetPlan, csv_name: str) -> str:
              *(["# The sheet's symbols that cardforge's fonts cannot print are icons (the mapping turns them into",
                 "# {name} tokens), each printed as a letter until you give it an `svg:` or a font that has it."]
                if plan.icons else []),
-             _dump({"icons": plan.icons}) if plan.icons else "icons: {}\n",
+             dump_yaml({"icons": plan.icons}) if plan.icons else "icons: {}\n",
              *(["# Card types: one per value of the sheet's type column, each field a column, its JSON type",
                 "# read from the values (a field is required when every card of the type fills it)."]
                if plan.deck is None else
                ["# The card type: each field a column, its JSON type read from the values (a field is required",
                 f"# when every card fills it). Each card prints the back of its {plan.deck.header} (`back: {{by: ...}}`)."]),
-             _dump({"card_types": card_types}),
+             dump_yaml({"card_types": card_types}),
              *_backs(new, plan),
              "# Rules text comes from the data: sheet.md and rulebook.md print these lists.",
-             _dump({"setup": ["Shuffle each deck.", "Each player draws a hand of cards."],
+             dump_yaml({"setup": ["Shuffle each deck.", "Each player draws a hand of cards."],
                     "turn": [{"name": "Draw", "summary": "Draw a card."},
                              {"name": "Play", "summary": "Play a card and do what it says."}],
                     "end": ["The game ends when a deck runs out."]}),
              f"# How the columns of {csv_name} become card fields (docs/game-yaml.md, `sources:`).",
-             _dump({"sources": {csv_name: plan.mapping}})]
+             dump_yaml({"sources": {csv_name: plan.mapping}})]
     out = []
     for part in parts:
         out.append(part.rstrip("\n") + ("\n" if part[:1].isalpha() else ""))
@@ -240,7 +235,7 @@ def game_yaml(new: NewGame, plan: SheetPlan, csv_name: str) -> str:
 
 def _deck_id(value: str, plan: SheetPlan) -> str:
     """The back (and component) id of a deck of the sheet."""
-    from cardforge.scaffold.sheetplan import slug
+    from cardforge.scaffold.sheetcolumns import slug
 
     return slug(value, f"deck-{list(plan.decks).index(value) + 1}")
 
@@ -252,30 +247,26 @@ def _components(plan: SheetPlan) -> list[str]:
     if plan.deck is None:
         out = ["# A component per card type, counted from the sheet (its copies column); `cardforge check`",
                "# compares each count with the cards (`count-mismatch`).",
-               _dump({"components": [{"id": type_id, "name": f"{t.label} cards", "count": t.count, "card_types": [type_id]}
+               dump_yaml({"components": [{"id": type_id, "name": f"{t.label} cards", "count": t.count, "card_types": [type_id]}
                                      for type_id, t in plan.types.items()]})]
         if plan.backs == "type":
             out += ["# Face down, each card type is a pile of its own, with its own back. Cards of several types",
                     "# shuffled together must share a back: list them in one stack and `cardforge check` says",
                     "# whether their backs match (`stack-backs-differ`); `new --one-back` makes one back for all.",
-                    _dump({"stacks": [{"id": f"{type_id}-pile", "name": f"{t.label} pile", "card_types": [type_id]}
+                    dump_yaml({"stacks": [{"id": f"{type_id}-pile", "name": f"{t.label} pile", "card_types": [type_id]}
                                       for type_id, t in plan.types.items()]})]
         else:
             out += ["# Face down, every card is shuffled into one pile: its cards share one back (`cardforge",
                     "# check` says when they do not: `stack-backs-differ`).",
-                    _dump({"stacks": [{"id": "deck", "name": "deck", "card_types": list(plan.types)}]})]
+                    dump_yaml({"stacks": [{"id": "deck", "name": "deck", "card_types": list(plan.types)}]})]
         return out
     field = plan.deck.field
     return [f"# A component per {plan.deck.header}, counted from the sheet (its copies column); `cardforge check`",
             "# compares each count with the cards (`count-mismatch`).",
-            _dump({"components": [{"id": _deck_id(v, plan), "name": f"{v} deck", "count": n, "card_types": list(plan.types),
-                                   "where": f"card.{field} == {_literal(v)}"} for v, n in plan.decks.items()]}),
+            dump_yaml({"components": [{"id": _deck_id(v, plan), "name": f"{v} deck", "count": n, "card_types": list(plan.types),
+                                   "where": f"card.{field} == {jinja_literal(v)}"} for v, n in plan.decks.items()]}),
             f"# Face down, each {plan.deck.header} is a pile of its own: its cards must look alike from behind.",
-            _dump({"stacks": [{"id": "decks", "name": "deck", "card_types": list(plan.types), "by": field}]})]
-
-
-def _literal(value: str) -> str:
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+            dump_yaml({"stacks": [{"id": "decks", "name": "deck", "card_types": list(plan.types), "by": field}]})]
 
 
 def _backs(new: NewGame, plan: SheetPlan) -> list[str]:
@@ -285,172 +276,15 @@ def _backs(new: NewGame, plan: SheetPlan) -> list[str]:
     if plan.backs == "one":
         label = next(iter(plan.types.values())).label if len(plan.types) == 1 else "Card"
         return ["# The card back every card prints: the layout prints the title and the label.",
-                _dump({"backs": {"card": {"title": new.title, "label": label, **colours(0)}}})]
+                dump_yaml({"backs": {"card": {"title": new.title, "label": label, **colours(0)}}})]
     if plan.deck is None:
         return ["# Card backs, one per card type: the layout prints the title and the label.",
-                _dump({"backs": {type_id: {"title": new.title, "label": t.label, **colours(i)}
+                dump_yaml({"backs": {type_id: {"title": new.title, "label": t.label, **colours(i)}
                                  for i, (type_id, t) in enumerate(plan.types.items())}})]
     return [f"# Card backs, one per {plan.deck.header}, each printing the layout's `deck` face with its title,",
             "# label and colours.",
-            _dump({"backs": {_deck_id(v, plan): {"face": "deck", "title": new.title, "label": v, **colours(i)}
+            dump_yaml({"backs": {_deck_id(v, plan): {"face": "deck", "title": new.title, "label": v, **colours(i)}
                              for i, v in enumerate(plan.decks)}})]
-
-
-def _caption(header: str) -> str:
-    """A column's name in words under its badge: ``costDiamonds`` -> ``cost diamonds``."""
-    import re
-
-    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|[_\-]+", " ", header).split()
-    if len(words) < 2:
-        return header
-    return " ".join([words[0]] + [w if w.isupper() else w.lower() for w in words[1:]])
-
-
-def _mm(*values: float) -> list[str]:
-    return [f"{round(v, 1):g}mm" for v in values]
-
-
-TYPE_LINE = 3  # fields on the line under the name; more print in the text box
-BADGES = 5  # numbers as badges; more print in the text box
-
-
-def _type_line(plan: SheetPlan) -> list:
-    """The columns printed on the line under the name: the sheet's few repeated words, then short text."""
-    return [*plan.words, *plan.short][:TYPE_LINE]
-
-
-def _text_lines(plan: SheetPlan) -> list:
-    """The columns printed in the text box as ``Header: value`` lines: what the type line and badges leave."""
-    return [*plan.words, *plan.short][TYPE_LINE:] + plan.numbers[BADGES:]
-
-
-def _words(plan: SheetPlan, label: str) -> str:
-    """The line under the name: the card type's label, then the card's words and short text."""
-    shown = _type_line(plan)
-    if not shown:
-        return label
-    literal = '"' + label.replace("\\", "\\\\").replace('"', '\\"') + '"'
-    fields = ", ".join("card." + c.field for c in shown)
-    if plan.deck is not None:  # the deck's name leads, not the one type's label
-        return f"{{{{ [{fields}] | select('defined') | join(' · ') }}}}"
-    return f"{{{{ ([{literal}] + [{fields}] | select('defined') | list) | join(' · ') }}}}"
-
-
-def _text_template(plan: SheetPlan) -> str | None:
-    """The text box's template: the text column, then other long text in italics, then the
-    columns left over as ``**Header:** value`` lines (None: nothing to print there)."""
-    parts = []
-    if plan.text is not None:
-        parts.append(f"{{% if card.{plan.text.field} is defined %}}{{{{ card.{plan.text.field} }}}}{{% endif %}}")
-    for c in plan.extra_text:
-        parts.append(f"{{% if card.{c.field} is defined %}}\n*{{{{ card.{c.field} }}}}*{{% endif %}}")
-    if plan.flags:  # the marked columns of the card, by their headers, on one line
-        marked = ", ".join(f"({_literal(c.header)} if card.{c.field} is defined)" for c in plan.flags)
-        parts.append(f"{{% set marked = [{marked}] | select('defined') | list %}}"
-                     "{% if marked %}\n{{ marked | join(' · ') }}{% endif %}")
-    for c in _text_lines(plan):
-        parts.append(f"{{% if card.{c.field} is defined %}}\n**{_caption(c.header)}:** {{{{ card.{c.field} }}}}{{% endif %}}")
-    return "".join(parts) or None
-
-
-def layout_yaml(new: NewGame, plan: SheetPlan, found: dict[str, list[str]] | None = None) -> str:
-    """The pack's layout file: the first card type's face, the others extending it, the backs.
-
-    Every column with content prints: the name, the words and short text on the line under it,
-    the numbers as badges, the text (then other long text, then what is left) in a box, the
-    first column of image file names as the art and the next three as small pictures. ``found``
-    holds, per image field, the file names found beside the sheet (copied into the pack): those
-    print as images; the others keep a draft placeholder (a tinted box)."""
-    from cardforge.validation.export import modeline
-
-    found = found or {}
-    w, h = _size_mm(new.card_size)
-    m = 4.0
-    size = new.card_size if isinstance(new.card_size, str) else _mm(w, h)
-    pic = 9.0
-    elements: dict[str, Any] = {
-        "title": {"kind": "text", "box": _mm(m, m, w - 2 * m, 9), "field": plan.title, "font": "serif-bold",
-                  "size": "11pt", "min_size": "7pt", "align": "left", "valign": "middle", "color": "#2f4f6f"}}
-    first = next(iter(plan.types))
-    elements["words"] = {"kind": "text", "box": _mm(m, m + 9, w - 2 * m, 5), "template": _words(plan, plan.types[first].label),
-                         "font": "sans-italic", "size": "7pt", "min_size": "5.5pt", "align": "left", "valign": "middle",
-                         "color": "#555555"}
-    template = _text_template(plan)
-    text_h = (h * (0.38 if plan.extra_text or _text_lines(plan) or plan.flags else 0.33)) if template else 0
-    badges = plan.numbers[:BADGES]
-    badge_h = 14.0 if badges else 0
-    art_top = m + 15
-    art_h = h - art_top - m - text_h - badge_h - 2
-    elements["art"] = {"kind": "rect", "box": _mm(m, art_top, w - 2 * m, art_h), "fill": "#e8dcc0", "radius": "2mm"}
-    if plan.images and found.get(plan.images[0].field):
-        art = plan.images[0]
-        elements["picture"] = _image(art.field, found[art.field], plan, _mm(m + 1, art_top + 1, w - 2 * m - 2, art_h - 2))
-    for i, column in enumerate(plan.images[1:4]):
-        box = _mm(w - m - pic - 1, art_top + 1 + i * (pic + 1), pic, pic)
-        if found.get(column.field):
-            elements[f"picture_{column.field}"] = _image(column.field, found[column.field], plan, box)
-        else:  # a draft placeholder until the file is beside the sheet
-            elements[f"picture_{column.field}"] = {"kind": "rect", "box": box, "fill": "#f6efdc", "stroke": "#b9a77a",
-                                                   "radius": "1.5mm", "when": f"card.{column.field} is defined"}
-    if badges:
-        gap = 2.0 if len(badges) <= 4 else 1.5
-        bw = min(14.0, (w - 2 * m - gap * (len(badges) - 1)) / len(badges))
-        y = art_top + art_h + 1
-        for i, column in enumerate(badges):
-            x = m + i * (bw + gap)
-            when = f"card.{column.field} is defined"
-            elements[f"badge_{column.field}"] = {
-                "kind": "text", "box": _mm(x, y, bw, 7), "template": f"{{{{ card.{column.field} }}}}", "when": when,
-                "font": "sans-bold", "size": "11pt" if len(badges) <= 4 else "9pt", "min_size": "7pt",
-                "align": "center", "valign": "middle", "color": "#ffffff", "fill": "#2f4f6f", "radius": "2mm"}
-            elements[f"caption_{column.field}"] = {
-                "kind": "text", "box": _mm(x, y + 7.2, bw, 5.6), "template": _caption(column.header), "when": when,
-                "font": "condensed", "size": "6pt", "min_size": "5pt", "align": "center", "valign": "top", "color": "#555555"}
-    if template:
-        text: dict[str, Any] = {"kind": "text", "box": _mm(m, h - m - text_h, w - 2 * m, text_h)}
-        if plan.text is not None and not plan.extra_text and not _text_lines(plan) and not plan.flags:
-            text.update({"field": plan.text.field, "when": f"card.{plan.text.field} is defined"})
-        else:
-            text["template"] = template
-        text.update({"size": "9pt", "min_size": "6pt", "align": "center", "valign": "middle", "fill": "#ffffff",
-                     "stroke": "#2f4f6f", "radius": "2mm", "padding": "1.5mm"})
-        elements["text"] = text
-    layouts: dict[str, Any] = {first: {"size": size, "background": "#fdf8ee",
-                                       "border": {"width": "1.5pt", "color": "#2f4f6f", "radius": "3mm"},
-                                       "elements": elements}}
-    for type_id in list(plan.types)[1:]:
-        layouts[type_id] = {"extends": first, "elements": {"words": {"template": _words(plan, plan.types[type_id].label)}}}
-    back = {"background": "{{ back.color }}", "border": {"width": "3mm", "color": "{{ back.accent }}", "radius": "3mm"},
-            "elements": {"title": {"kind": "text", "box": _mm(m + 2, h / 2 - 14, w - 2 * m - 4, 16),
-                                   "template": "{{ back.title }}", "font": "serif-bold", "size": "16pt", "min_size": "8pt",
-                                   "color": "{{ back.accent }}", "valign": "middle"},
-                         "label": {"kind": "text", "box": _mm(m + 2, h / 2 + 3, w - 2 * m - 4, 10),
-                                   "template": "{{ back.label }}", "font": "sans-bold", "size": "12pt", "min_size": "7pt",
-                                   "color": "{{ back.accent }}", "valign": "middle"}}}
-    head = [modeline("layout", new.slug, "layout"), "#",
-            f"# Card faces of {new.title}, a start made from the sheet: the name, the sheet's words and short",
-            "# text under it, the numbers as badges, the text (then other long text and what is left) in a box,",
-            "# file names as pictures (a placeholder until the file is beside the sheet). Every element kind",
-            "# and key: docs/layout.md. A box is [x, y, width, height] from the card's top-left trim corner."]
-    for i, line in enumerate(_dump({"layouts": layouts}).splitlines()):
-        head.append(line) if i else head.extend(["", line])
-    if plan.deck is not None:
-        head += ["", f"# The back every {plan.deck.header} prints (game.yaml `backs:`, `face: deck`), with its title, label and colours."]
-        head.append(_dump({"backs": {"deck": copy.deepcopy(back)}}).rstrip("\n"))
-    elif plan.backs == "one":
-        head += ["", "# The back every card prints (game.yaml `backs:`), its title and label."]
-        head.append(_dump({"backs": {"card": copy.deepcopy(back)}}).rstrip("\n"))
-    else:
-        head += ["", "# A back per card type (game.yaml `backs:`), its title and label."]
-        head.append(_dump({"backs": {type_id: copy.deepcopy(back) for type_id in plan.types}}).rstrip("\n"))
-    return "\n".join(head) + "\n"
-
-
-def _image(field: str, found: list[str], plan: SheetPlan, box: list[str]) -> dict[str, Any]:
-    """An image element printing the file a card's ``field`` names, on the cards whose file was found."""
-    missing = [v for v in plan.image_values.get(field, []) if v not in found]
-    return {"kind": "image", "box": box, "field": field, "fit": "contain",
-            "when": f"card.{field} is defined" if not missing else f"card.{field} in {found!r}"}
 
 
 def not_printed(plan: SheetPlan) -> list[tuple[str, str]]:

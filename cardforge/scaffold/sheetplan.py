@@ -17,41 +17,15 @@ from dataclasses import dataclass, field as dc_field
 from typing import Any, Callable
 
 from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.scaffold.sheetcolumns import (ART_NAMES, DECK_NAMES, ID_NAMES, IMAGE, INTEGER, MANY_TYPES, MARKS,
+                                             NAME_NAMES, QUANTITY, TEXT_NAMES, TYPE_NAMES, UNTYPED, Column, cell_text,
+                                             columns_named, header_words, is_blank, json_kind, new_field_name, shorten,
+                                             slug, stem_of, title_of)
+from cardforge.scaffold.sheeticons import symbol_icons, token_icons
 from cardforge.sources.mapping import QUANTITY_NAMES, normal
-from cardforge.sources.tables import Table, column_letter
+from cardforge.sources.tables import Table
 from cardforge.util.suggest import did_you_mean
 
-TYPE_NAMES = ("type", "kind", "category")
-DECK_NAMES = ("deck", "back", "pile", "set")  # a column saying which pile a card is shuffled into (its back)
-UNTYPED = "Untyped"  # the label of the card type of cards whose type cell is blank
-MANY_TYPES = 5  # more card types than this in one type column: guessed to share one back (one pile)
-QUANTITY = (*QUANTITY_NAMES, "number")
-NAME_NAMES = ("name", "title", "card_name", "card")
-ID_NAMES = ("id", "no", "card_id", "card_no", "number", "num")
-ART_NAMES = ("picture", "art", "image", "file", "img", "art_file", "artwork", "illustration", "filename", "file_name")
-TEXT_NAMES = ("text", "rules", "rules_text", "effect", "ability", "description")
-IMAGE = re.compile(r"\.(png|jpe?g|svg|gif|webp|tiff?)$", re.IGNORECASE)
-RESERVED = {"name", "type", "quantity", "layout", "provisional", "source", "note", "id"}
-MARKS = {"x", "✓", "✔", "•", "yes", "y", "*"}  # a cell that only marks: the column is a flag
-ENUM_MAX = 8  # at most this many distinct words, each used twice or more, make an enum
-_INT = re.compile(r"^[+-]?\d+$")
-_NUM = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)$")
-
-
-@dataclass
-class Column:
-    """One column of the sheet: its header, the field it feeds and that field's JSON type."""
-
-    index: int  # 0-based
-    header: str
-    field: str = ""
-    kind: str = "string"  # integer, number, enum, string
-    enum: list[str] = dc_field(default_factory=list)
-    role: str = ""  # type, quantity, name, art, text
-
-    @property
-    def letter(self) -> str:
-        return column_letter(self.index + 1)
 
 
 @dataclass
@@ -112,71 +86,6 @@ class Choices:
     ask: Callable[[str, list[str], str], str] | None = None
 
 
-def slug(text: str, fallback: str) -> str:
-    out = re.sub(r"[^a-z0-9]+", "-", str(text).strip().lower()).strip("-")
-    return out if out and out[0].isalnum() else fallback
-
-
-def _blank(value: Any) -> bool:
-    return value is None or (isinstance(value, str) and not value.strip())
-
-
-def _text(value: Any) -> str:
-    return value.strip() if isinstance(value, str) else str(value)
-
-
-def _field_name(header: str, taken: set[str], fallback: str) -> str:
-    name = re.sub(r"[^a-z0-9]+", "_", header.lower()).strip("_") or fallback
-    if name[0].isdigit():
-        name = "f_" + name
-    base, n = name, 1
-    while name in taken or name in RESERVED:
-        n += 1
-        name = f"{base}_{n}"
-    taken.add(name)
-    return name
-
-
-def _kind(values: list[Any]) -> tuple[str, list[str]]:
-    texts = [_text(v) for v in values]
-    if not texts:
-        return "string", []
-    if all(isinstance(v, int) or (isinstance(v, float) and v.is_integer()) or _INT.match(t) for v, t in zip(values, texts)):
-        return "integer", []
-    if all(isinstance(v, (int, float)) or _NUM.match(t) for v, t in zip(values, texts)):
-        return "number", []
-    counts: dict[str, int] = {}
-    for t in texts:
-        counts[t] = counts.get(t, 0) + 1
-    if len(counts) <= ENUM_MAX and min(counts.values()) >= 2 and not any("\n" in t or len(t) > 30 for t in counts):
-        return "enum", list(counts)
-    return "string", []
-
-
-def _title(stem: str) -> str:
-    """What jinja's ``replace('_', ' ') | replace('-', ' ') | title`` makes of a file stem."""
-    return re.sub(r"\w+", lambda m: m.group(0)[0].upper() + m.group(0)[1:].lower(),
-                  stem.replace("_", " ").replace("-", " ")).strip()
-
-
-def _stem(value: Any) -> str:
-    from cardforge.sandbox import stem
-
-    return stem(_text(value))
-
-
-def header_words(header: str) -> list[str]:
-    """A header's words, lower case: ``"Back text"`` -> ``["back", "text"]``, ``"deckName"`` -> ``["deck", "name"]``."""
-    return re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", header).lower())
-
-
-def _candidates(columns: list[Column], names: tuple[str, ...], words: tuple[str, ...] | None = None) -> list[Column]:
-    """The columns whose header is one of ``names`` or holds one of ``words`` (default: ``names``)
-    as a word: exact headers first, in the order of ``names``, then the others in sheet order."""
-    exact = [c for n in names for c in columns if normal(c.header) == n]
-    return exact + [c for c in columns if c not in exact and set(header_words(c.header)) & set(words or names)]
-
-
 def plan_sheet(table: Table, type_column: str | None = None,
                choices: Choices | None = None) -> tuple[SheetPlan | None, list[Diagnostic]]:
     """The plan of a pack for ``table`` (None, with diagnostics, when it cannot make one).
@@ -189,7 +98,7 @@ def plan_sheet(table: Table, type_column: str | None = None,
     if type_column is not None:
         choices.type_column = type_column
     guesses: list[Guess] = []
-    columns = [Column(i, _text(c.value)) for i, c in enumerate(table.header) if not _blank(c.value)]
+    columns = [Column(i, cell_text(c.value)) for i, c in enumerate(table.header) if not is_blank(c.value)]
     if not columns:
         return None, [diag("source-value", "the sheet has no header row of column names", **table.where(1))]
     by_key = {normal(c.header): c for c in columns}
@@ -219,7 +128,7 @@ def plan_sheet(table: Table, type_column: str | None = None,
         given[option] = found
 
     def values_of(column: Column) -> list[str]:
-        return [_text(cell(r, column)) for r in rows if not _blank(cell(r, column))]
+        return [cell_text(cell(r, column)) for r in rows if not is_blank(cell(r, column))]
 
     def groups(column: Column) -> bool:  # a few short values, some repeated: cards grouped by it
         values = values_of(column)
@@ -242,14 +151,14 @@ def plan_sheet(table: Table, type_column: str | None = None,
     deck = given["--deck-column"]
     if choices.deck_column is None:
         deck = pick("the pile each card is shuffled into (its back)",
-                    [c for c in _candidates(columns, DECK_NAMES) if c is not type_col and groups(c)],
+                    [c for c in columns_named(columns, DECK_NAMES) if c is not type_col and groups(c)],
                     "--deck-column", none="none: no such column")
     if choices.type_column is None and deck is None:
-        type_col = pick("each card's type", [c for c in _candidates(columns, TYPE_NAMES)
+        type_col = pick("each card's type", [c for c in columns_named(columns, TYPE_NAMES)
                                              if normal(c.header) in TYPE_NAMES or groups(c)], "--type-column")
     quantity = next((by_key[n] for n in QUANTITY if n in by_key and by_key[n] not in (type_col, deck)), None)
     name = given["--name-column"] or pick("each card's name", [
-        c for c in _candidates(columns, NAME_NAMES, ("name", "title")) if c not in (type_col, quantity, deck, given["--text-column"])
+        c for c in columns_named(columns, NAME_NAMES, ("name", "title")) if c not in (type_col, quantity, deck, given["--text-column"])
         and not set(header_words(c.header)) & {"file", "image", "art", "picture", "id"}], "--name-column")
     for column, role in ((type_col, "type"), (quantity, "quantity"), (name, "name")):
         if column is not None:
@@ -257,15 +166,15 @@ def plan_sheet(table: Table, type_column: str | None = None,
     taken: set[str] = set()
     for column in columns:
         if not column.role:
-            column.field = _field_name(column.header, taken, f"column_{column.letter.lower()}")
-            values = [cell(r, column) for r in rows if not _blank(cell(r, column))]
-            column.kind, column.enum = _kind(values)
+            column.field = new_field_name(column.header, taken, f"column_{column.letter.lower()}")
+            values = [cell(r, column) for r in rows if not is_blank(cell(r, column))]
+            column.kind, column.enum = json_kind(values)
             if column is deck:
-                column.kind, column.enum = "enum", list(dict.fromkeys(_text(v) for v in values))
+                column.kind, column.enum = "enum", list(dict.fromkeys(cell_text(v) for v in values))
     art = next((c for c in columns if not c.role and c.kind == "string" and
-                (normal(c.header) in ART_NAMES or all(IMAGE.search(_text(cell(r, c)))
-                                                     for r in rows if not _blank(cell(r, c))))
-                and any(not _blank(cell(r, c)) for r in rows)), None)
+                (normal(c.header) in ART_NAMES or all(IMAGE.search(cell_text(cell(r, c)))
+                                                     for r in rows if not is_blank(cell(r, c))))
+                and any(not is_blank(cell(r, c)) for r in rows)), None)
 
     # rows: the stray ones are skipped, the others are cards of a type
     skip_rows: list[int] = []
@@ -275,8 +184,8 @@ def plan_sheet(table: Table, type_column: str | None = None,
     untyped: list[int] = []  # rows of cards whose type cell is blank
     nameless: list[int] = []  # rows with values but no name (a running number, a formula's leftovers)
     for index, row in enumerate(rows):
-        filled = [c for c in row if not _blank(c.value)]
-        if name is not None and _blank(cell(row, name)) and filled and len(filled) > 1:
+        filled = [c for c in row if not is_blank(c.value)]
+        if name is not None and is_blank(cell(row, name)) and filled and len(filled) > 1:
             nameless.append(row[0].row)
             continue
         lone = filled[0] if len(filled) == 1 else None
@@ -286,17 +195,17 @@ def plan_sheet(table: Table, type_column: str | None = None,
             skip_rows.append(lone.row)
             continue
         value = cell(row, type_col) if type_col is not None else None
-        label = _text(value) if not _blank(value) else ("Card" if type_col is None else UNTYPED)
+        label = cell_text(value) if not is_blank(value) else ("Card" if type_col is None else UNTYPED)
         if label == UNTYPED:
             untyped.append(row[0].row)  # a card whose type cell is blank: a type of its own, said in the summary
         type_id = slug(label, f"type-{len(types) + 1}")
         plan = types.setdefault(type_id, CardTypePlan(type_id, label))
         plan.rows.append(index)
         count = cell(row, quantity) if quantity is not None else None
-        copies = int(_text(count)) if count is not None and _INT.match(_text(count)) else (0 if not _blank(count) else 1)
+        copies = int(cell_text(count)) if count is not None and INTEGER.match(cell_text(count)) else (0 if not is_blank(count) else 1)
         plan.count += copies
-        if deck is not None and not _blank(cell(row, deck)):
-            decks[_text(cell(row, deck))] = decks.get(_text(cell(row, deck)), 0) + copies
+        if deck is not None and not is_blank(cell(row, deck)):
+            decks[cell_text(cell(row, deck))] = decks.get(cell_text(cell(row, deck)), 0) + copies
         card_rows.append((index, type_id))
     if not types:
         return None, [diag("source-value", "the sheet has no rows of cards below its header", **table.where(table.header[0].row))]
@@ -305,22 +214,22 @@ def plan_sheet(table: Table, type_column: str | None = None,
     computed: dict[str, str] = {}
     title = "name"
     if name is not None:
-        names = [_text(cell(rows[i], name)) if not _blank(cell(rows[i], name)) else "" for i, _ in card_rows]
+        names = [cell_text(cell(rows[i], name)) if not is_blank(cell(rows[i], name)) else "" for i, _ in card_rows]
         seen: dict[tuple[str, str], int] = {}
         for (_, t), n in zip(card_rows, names):
             seen[(t, n)] = seen.get((t, n), 0) + 1
         repeated = sorted({n for (_, n), k in seen.items() if k > 1 and n})
         if repeated:  # rows that differ under one name: the face prints it, the card is told apart by its id or row
-            name.role, name.field, title = "title", _field_name("title", taken, "title"), "title"
+            name.role, name.field, title = "title", new_field_name("title", taken, "title"), "title"
             ident = next((c for c in columns if not c.role and normal(c.header) in ID_NAMES and c.kind == "integer"
-                          and len({_text(cell(r, c)) for r in rows if not _blank(cell(r, c))})
-                          == len([r for r in rows if not _blank(cell(r, c))])), None)
+                          and len({cell_text(cell(r, c)) for r in rows if not is_blank(cell(r, c))})
+                          == len([r for r in rows if not is_blank(cell(r, c))])), None)
             suffix = f"' (' ~ {ident.field} ~ ')'" if ident is not None else "' (row ' ~ row ~ ')'"
             computed["name"] = (f"{{{{ {name.field} }}}}{{{{ {suffix} if {name.field} in {repeated!r} else '' }}}}")
-            names = [f"{n} ({_text(cell(rows[i], ident)) if ident is not None else rows[i][0].row})" if n in repeated else n
+            names = [f"{n} ({cell_text(cell(rows[i], ident)) if ident is not None else rows[i][0].row})" if n in repeated else n
                      for (i, _), n in zip(card_rows, names)]
     else:
-        names = [_title(_stem(cell(rows[i], art))) if art is not None and not _blank(cell(rows[i], art)) else ""
+        names = [title_of(stem_of(cell(rows[i], art))) if art is not None and not is_blank(cell(rows[i], art)) else ""
                  for i, _ in card_rows]
         unique = len({(t, n) for (_, t), n in zip(card_rows, names)}) == len(names) and all(names)
         if art is not None and unique:
@@ -332,9 +241,9 @@ def plan_sheet(table: Table, type_column: str | None = None,
 
     for plan in types.values():
         plan.required = ["name", "type"] + [c.field for c in columns if (not c.role or c.role == "title") and
-                                            all(not _blank(cell(rows[i], c)) for i in plan.rows)]
+                                            all(not is_blank(cell(rows[i], c)) for i in plan.rows)]
     def filled(c: Column) -> list[str]:
-        return [_text(cell(r, c)) for r in rows if not _blank(cell(r, c))]
+        return [cell_text(cell(r, c)) for r in rows if not is_blank(cell(r, c))]
 
     images = [c for c in columns if not c.role and c.kind in ("string", "enum") and filled(c)
               and all(IMAGE.search(v) for v in filled(c))]
@@ -351,7 +260,7 @@ def plan_sheet(table: Table, type_column: str | None = None,
                and c not in stats and c not in flags]
 
     def length(c: Column) -> float:
-        found = [len(_text(cell(r, c))) for r in rows if not _blank(cell(r, c))]
+        found = [len(cell_text(cell(r, c))) for r in rows if not is_blank(cell(r, c))]
         return sum(found) / len(found) if found else 0
 
     text = given["--text-column"]
@@ -382,8 +291,8 @@ def plan_sheet(table: Table, type_column: str | None = None,
         renames[name.header] = "name"
     if name is not None and title != "name":
         renames[name.header] = title
-    texts = [_text(cell(rows[i], c)) for c in columns if c.role in ("", "text", "title") and c.kind == "string"
-             for i, _ in card_rows if not _blank(cell(rows[i], c))]
+    texts = [cell_text(cell(rows[i], c)) for c in columns if c.role in ("", "text", "title") and c.kind == "string"
+             for i, _ in card_rows if not is_blank(cell(rows[i], c))]
     icons = symbol_icons(texts)
     icons.update(token_icons(texts, set(icons)))
     if any(spec["symbol"] for spec in icons.values()):
@@ -392,7 +301,7 @@ def plan_sheet(table: Table, type_column: str | None = None,
         mapping["skip_when"] = f"not {name.field}"
     for c in columns:  # empty braces ({}) are no icon token: printed as written, escaped for the markup
         if c.role in ("", "text") and c.kind == "string" and c.field not in computed and \
-                any("{}" in _text(cell(rows[i], c)) for i, _ in card_rows if not _blank(cell(rows[i], c))):
+                any("{}" in cell_text(cell(rows[i], c)) for i, _ in card_rows if not is_blank(cell(rows[i], c))):
             computed[c.field] = f"{{{{ {c.field} | replace('{{}}', '\\\\{{}}') }}}}"
     if renames:
         mapping["columns"] = renames
@@ -416,12 +325,12 @@ def plan_sheet(table: Table, type_column: str | None = None,
             backs = "one" if answer == one else "type"
     type_names = ", ".join(t.label for t in types.values())
     if type_col is not None:
-        guesses.append(Guess("card types", f"{len(types)} from column {type_col.header!r}: {_short(type_names)}",
+        guesses.append(Guess("card types", f"{len(types)} from column {type_col.header!r}: {shorten(type_names)}",
                              "--type-column"))
     else:
         guesses.append(Guess("card types", "one (no type column)", "--type-column"))
     if backs == "deck":
-        guesses.append(Guess("backs and piles", f"a back and a pile per {deck.header!r}: {_short(', '.join(decks))}",
+        guesses.append(Guess("backs and piles", f"a back and a pile per {deck.header!r}: {shorten(', '.join(decks))}",
                              "--deck-column, or none"))
     elif backs == "type":
         guesses.append(Guess("backs and piles", "a back per card type, each type its own pile",
@@ -460,68 +369,3 @@ def plan_sheet(table: Table, type_column: str | None = None,
                      image_values={c.field: sorted(set(filled(c))) for c in images},
                      text=text, skip_rows=skip_rows, deck=deck, decks=decks, title=title,
                      icons={k: {kk: vv for kk, vv in v.items() if kk != "symbol"} for k, v in icons.items()}), []
-
-
-def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[:limit - 1].rstrip(", ") + "…"
-
-
-def field_schema(column: Column) -> dict[str, Any]:
-    """The JSON Schema of the field a column feeds."""
-    if column.kind == "enum":
-        return {"enum": column.enum}
-    return {"type": column.kind}
-
-
-_IGNORED = {0x200D, 0x20E3} | set(range(0xFE00, 0xFE10))  # joiners and variation selectors print nothing
-
-
-_TOKEN = re.compile(r"\{([A-Za-z0-9][A-Za-z0-9_ -]{0,23})\}")
-
-
-def token_icons(texts: list[str], taken: set[str]) -> dict[str, dict[str, str]]:
-    """Text icons for the ``{Token}``s the sheet writes (``{Y}``, ``{coin}``, ``{Gold}``): ``{icon
-    name: {label, text, color, symbol}}``, each printed as its first letters until the designer
-    draws it; ``symbol`` is the token as the sheet writes it when that is not already the icon
-    token (``{Y}`` -> ``{y}``: the mapping's ``icons:`` turns it), else empty."""
-    found: dict[str, dict[str, str]] = {}
-    for text in texts:
-        for match in _TOKEN.finditer(text):
-            word = match.group(1)
-            name = slug(word, "")
-            if not name or name in taken:
-                continue
-            if name in found:  # {y} and {Y}: the mapping turns either (it ignores case)
-                if match.group(0) != "{" + name + "}":
-                    found[name]["symbol"] = match.group(0)
-                continue
-            found[name] = {"label": word, "text": word[:2] if len(word) <= 2 else word[0].upper(), "color": "#4b3a6b",
-                           "symbol": "" if match.group(0) == "{" + name + "}" else match.group(0)}
-    return found
-
-
-def symbol_icons(texts: list[str]) -> dict[str, dict[str, str]]:
-    """Text icons for the symbols in ``texts`` that cardforge's fonts cannot print (emoji, say):
-    ``{icon name: {label, text, color, symbol}}``, the name and label from the symbol's Unicode
-    name (``🪙`` -> ``coin``, "Coin"), printed as its label's first letter until the designer
-    draws it (an SVG) or names a font that has it."""
-    import unicodedata
-
-    from cardforge.model.fontmetrics import chars
-
-    printable = chars("sans") & chars("sans-bold")
-    found: dict[str, dict[str, str]] = {}
-    taken: set[str] = set()
-    for text in texts:
-        for ch in text:
-            if ord(ch) in printable or ord(ch) in _IGNORED or ch.isspace() or any(v["symbol"] == ch for v in found.values()):
-                continue
-            label = unicodedata.name(ch, f"symbol {ord(ch):04X}").lower()
-            base = name = slug(label, f"symbol-{ord(ch):04x}")
-            n = 1
-            while name in taken:
-                n += 1
-                name = f"{base}-{n}"
-            taken.add(name)
-            found[name] = {"label": label.capitalize(), "text": label[0].upper(), "color": "#7a5a12", "symbol": ch}
-    return found

@@ -18,8 +18,8 @@ from __future__ import annotations
 import copy
 import os
 from dataclasses import replace
-from functools import lru_cache
 
+from cardforge.cache.registry import SCHEMA_VALIDATORS
 from cardforge.util.diagnostics import Diagnostic, Severity, diag, has_errors
 from cardforge.util.diagnostics import display_path
 from cardforge.sources.yamlfile import read_yaml
@@ -62,7 +62,7 @@ def read_errata(game: Game) -> tuple[dict, Source | None, list[Diagnostic]]:
     return data, source, problems
 
 
-@lru_cache(maxsize=1)
+@SCHEMA_VALIDATORS.function
 def _validator():
     from jsonschema import Draft202012Validator
 

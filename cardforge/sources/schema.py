@@ -1,12 +1,12 @@
 """The schema of a source mapping (``$defs/source_mapping`` of cardforge's game.yaml schema)."""
 from __future__ import annotations
 
-from functools import lru_cache
-
 from jsonschema import Draft202012Validator
 
+from cardforge.cache.registry import SCHEMA_VALIDATORS
 
-@lru_cache(maxsize=None)
+
+@SCHEMA_VALIDATORS.function
 def mapping_validator() -> Draft202012Validator:
     """A validator for a mapping file given to ``cardforge import --mapping``."""
     from cardforge.validation.export import builtin_schema

@@ -8,11 +8,11 @@ are remembered between runs (:mod:`cardforge.cache.kept`) and not validated agai
 """
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from typing import TYPE_CHECKING
 
+from cardforge.cache.registry import SCHEMA_KEYS, SCHEMA_VALIDATORS
 from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.model import Source
 
@@ -68,7 +68,7 @@ def _digest(kind: str, *values: Any) -> str | None:
         return None
 
 
-_SCHEMA_KEYS: dict[int, tuple[object, str | None]] = {}  # id(validator) -> (validator, its schema's pickle digest)
+_SCHEMA_KEYS: dict[int, tuple[object, str | None]] = SCHEMA_KEYS.mapping()  # id(validator) -> (validator, its schema's pickle digest)
 
 
 def _schema_key(validator: Draft202012Validator) -> str | None:
@@ -76,8 +76,6 @@ def _schema_key(validator: Draft202012Validator) -> str | None:
     if known is not None and known[0] is validator:
         return known[1]
     digest = _digest("schema", type(validator).__module__, type(validator).__qualname__, validator.schema)
-    if len(_SCHEMA_KEYS) > 256:  # validators of games checked long ago (a live preview runs for hours)
-        _SCHEMA_KEYS.clear()
     _SCHEMA_KEYS[id(validator)] = (validator, digest)
     return digest
 
@@ -133,7 +131,7 @@ def builtin(name: str) -> dict[str, Any]:
     return schema
 
 
-@lru_cache(maxsize=None)
+@SCHEMA_VALIDATORS.function
 def _game_schema_validator() -> Draft202012Validator:
     from jsonschema import Draft202012Validator
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from functools import lru_cache
 from typing import Any
 
 import re2
@@ -21,13 +20,15 @@ from jsonschema.validators import extend
 from referencing import Registry
 from referencing.exceptions import NoSuchResource
 
+from cardforge.cache.registry import PATTERNS
+
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _NESTED = re.compile(r"\([^()]*[+*}]\)[+*{]")  # (a+)+ and friends: exponential in backtracking engines
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False
 
 
-@lru_cache(maxsize=1024)
+@PATTERNS.function
 def compiled(pattern: str):
     """``pattern`` compiled by RE2; raises ``re2.error`` when RE2 cannot run it."""
     return re2.compile(pattern, _OPTIONS)

@@ -1,0 +1,97 @@
+"""Every in-memory memo of cardforge, declared once, bounded, and cleared in one call.
+
+A memo keeps what a process worked out (a font's glyph widths, a fitted text block, a
+compiled template) so the next card, check or build asks again for nothing. In a ``cardforge
+serve`` that runs for hours through hundreds of edits, a memo that only grows is a leak: so
+every memo is a :class:`Memo` declared in :mod:`cardforge.cache.registry` (beside the
+on-disk caches) with its name, its limit (entries kept, the least recently used dropped
+past it), what it is keyed by and what it buys, and used through :meth:`Memo.function`
+(a bounded :func:`functools.lru_cache`) or :meth:`Memo.mapping` (a bounded dict).
+:func:`clear` empties every one of them (:func:`cardforge.cache.registry.clear` calls it);
+``tests/test_memos.py`` fails on an ``lru_cache`` declared anywhere else. A memo is only a
+shortcut: clearing it changes no output, only how soon it comes.
+"""
+from __future__ import annotations
+
+import functools
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Bounded(OrderedDict):
+    """A dict that keeps at most ``limit`` entries: setting a new key past it drops the least
+    recently used one (a read with :meth:`get` or ``[]`` counts as a use)."""
+
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit = limit
+
+    def __getitem__(self, key):
+        value = super().__getitem__(key)
+        try:
+            self.move_to_end(key)
+        except KeyError:  # dropped meanwhile by another thread
+            pass
+        return value
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def __setitem__(self, key, value) -> None:
+        if key in self:
+            self.move_to_end(key)
+        super().__setitem__(key, value)
+        while len(self) > self.limit:
+            self.popitem(last=False)
+
+
+@dataclass(frozen=True, eq=False)
+class Memo:
+    """One in-memory memo of one process.
+
+    ``name``: what ``cardforge cache info`` calls it; ``limit``: the most entries it keeps
+    (the least recently used dropped past it); ``key``: what an entry is keyed by;
+    ``buys``: what it saves.
+    """
+
+    name: str
+    limit: int
+    key: str
+    buys: str
+    _held: list = field(default_factory=list, repr=False)  # the lru_cache functions and Bounded dicts made
+
+    def function(self, fn: F) -> F:
+        """``fn`` memoised with at most :attr:`limit` results (a decorator)."""
+        cached = functools.lru_cache(maxsize=self.limit)(fn)
+        self._held.append(cached)
+        return cached  # type: ignore[return-value]
+
+    def mapping(self) -> Bounded:
+        """A dict of at most :attr:`limit` entries, emptied with the others by :func:`clear`."""
+        kept = Bounded(self.limit)
+        self._held.append(kept)
+        return kept
+
+    def entries(self) -> int:
+        """How many entries the memo holds now, in this process."""
+        return sum(h.cache_info().currsize if hasattr(h, "cache_info") else len(h) for h in self._held)
+
+    def clear(self) -> None:
+        for held in self._held:
+            if hasattr(held, "cache_clear"):
+                held.cache_clear()
+            else:
+                held.clear()
+
+
+def clear(memos: tuple[Memo, ...]) -> None:
+    """Empty every memo of ``memos`` in this process."""
+    for memo in memos:
+        memo.clear()

@@ -1,0 +1,81 @@
+"""Every in-memory memo is declared once in cardforge.cache.registry, bounded, and emptied
+with the caches: a ``cardforge serve`` running for hours keeps each within its limit."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from cardforge.cache import registry
+from cardforge.cache.memo import Bounded, Memo
+from conftest import run_cli
+
+PACKAGE = Path(__file__).resolve().parents[1] / "cardforge"
+HOME = PACKAGE / "cache" / "memo.py"  # the one module that may call lru_cache
+
+
+def _memo_decorators(tree: ast.AST) -> list[int]:
+    """Lines naming ``lru_cache`` or ``functools.cache`` (an import, a decorator, a call)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "functools":
+            found += [node.lineno for a in node.names if a.name in ("lru_cache", "cache")]
+        elif isinstance(node, ast.Attribute) and node.attr in ("lru_cache", "cache") \
+                and isinstance(node.value, ast.Name) and node.value.id == "functools":
+            found.append(node.lineno)
+    return found
+
+
+def test_no_memo_outside_the_registry():
+    stray = {f"{p.relative_to(PACKAGE.parent)}:{line}" for p in PACKAGE.rglob("*.py") if p != HOME
+             for line in _memo_decorators(ast.parse(p.read_text(encoding="utf-8")))}
+    assert not stray, "memoise through a Memo of cardforge/cache/registry.py: " + ", ".join(sorted(stray))
+
+
+def test_every_memo_is_listed_bounded_and_named_once():
+    declared = [v for v in vars(registry).values() if isinstance(v, Memo)]
+    assert set(map(id, declared)) == set(map(id, registry.MEMOS))
+    names = [m.name for m in registry.MEMOS]
+    assert len(names) == len(set(names))
+    assert all(isinstance(m.limit, int) and m.limit > 0 for m in registry.MEMOS)
+    assert not set(names) & {c.name for c in registry.CACHES}  # cache info tells them apart
+
+
+def test_a_bounded_mapping_drops_the_least_recently_used():
+    kept = Bounded(3)
+    for key in "abc":
+        kept[key] = key.upper()
+    assert kept.get("a") == "A"  # a use: "b" is now the oldest
+    kept["d"] = "D"
+    assert list(kept) == ["c", "a", "d"] and kept.get("b") is None
+    kept["c"] = "C2"  # setting an existing key keeps the size
+    assert len(kept) == 3 and list(kept)[-1] == "c"
+
+
+def test_a_memoised_function_keeps_at_most_its_limit():
+    memo = Memo("test-squares", 5, "a number", "nothing")
+    square = memo.function(lambda n: n * n)
+    assert [square(n) for n in range(20)] == [n * n for n in range(20)]
+    assert memo.entries() == 5
+    memo.clear()
+    assert memo.entries() == 0
+
+
+def test_clearing_the_caches_empties_every_memo(tmp_path):
+    from cardforge.model.fontmetrics import chars
+    from cardforge.render.colors import color
+    from cardforge.resolve import text
+
+    color("#123456")
+    chars("sans")
+    text._FITS[("key",)] = "block"
+    assert registry.COLOURS.entries() and registry.TEXT_FITS.entries() and registry.FONT_FACES.entries()
+    registry.clear(tmp_path / "output", "project")
+    assert all(m.entries() == 0 for m in registry.MEMOS), {m.name: m.entries() for m in registry.MEMOS if m.entries()}
+
+
+def test_cache_info_lists_the_memos_with_their_limits(tmp_path):
+    info = run_cli("cache", "info", "--root", str(tmp_path))
+    assert info.exit_code == 0
+    memos = info.stdout.split("in-memory memos", 1)[1].splitlines()[2:]
+    rows = {line.split()[0]: line.split()[1] for line in memos if line.strip()}
+    assert rows == {m.name: f"{m.limit:,}" for m in registry.MEMOS}
