@@ -118,6 +118,8 @@ SCHEMA_KEYS = Memo("schema-keys", 256, "a validator object (its schema's digest)
                    "for each document it validates")
 FONT_FACES = Memo("fonts", 64, "a font key", "a font's glyph widths and character set are read, and it is registered "
              "with ReportLab, once per process")
+WORD_WIDTHS = Memo("word-widths", 32768, "a word and a font key", "a word's width at 1 pt is summed once "
+                   "and scaled to every size a text fit tries")
 FONT_SETS = Memo("font-sets", 256, "the faces a text style uses", "the characters every face of a style has, "
                  "worked out once")
 TEXT_FITS = Memo("text-fits", 8192, "a text, its style, its box and the game's icons", "a text fitted in one box is "
@@ -134,7 +136,7 @@ IMAGE_SIZES = Memo("image-sizes", 256, "an art file's path", "an art file's pixe
 IMAGE_READERS = Memo("image-readers", 256, "a PNG's SHA-256", "a picture printed on many pages is decoded once")
 COLOURS = Memo("colours", 1024, "a #rrggbb colour", "a colour is parsed once")
 
-MEMOS: tuple[Memo, ...] = (ONCE, SCHEMA_VALIDATORS, SCHEMA_KEYS, FONT_FACES, FONT_SETS, TEXT_FITS, ICON_KEYS, ICON_DRAWINGS,
+MEMOS: tuple[Memo, ...] = (ONCE, SCHEMA_VALIDATORS, SCHEMA_KEYS, FONT_FACES, WORD_WIDTHS, FONT_SETS, TEXT_FITS, ICON_KEYS, ICON_DRAWINGS,
                            ICON_FORMS_KEPT, TEMPLATES_COMPILED, PATTERNS, IMAGE_SIZES, IMAGE_READERS, COLOURS)
 
 

@@ -12,11 +12,8 @@ from __future__ import annotations
 
 from importlib import resources
 
-from cardforge.cache.registry import FONT_FACES
+from cardforge.cache.registry import FONT_FACES, WORD_WIDTHS
 from cardforge.model.typefaces import FONTS, PACK_FILES
-
-WORDS_KEPT = 32768  # (text, face) widths remembered per process
-
 
 def width(text: str, face: str, size: float) -> float:
     """Advance width of ``text`` in ``face`` (a font key) at ``size`` pt, in pt. Raises
@@ -24,7 +21,7 @@ def width(text: str, face: str, size: float) -> float:
     return _em(text, face) * size
 
 
-@lru_cache(maxsize=WORDS_KEPT)
+@WORD_WIDTHS.function
 def _em(text: str, face: str) -> float:
     """The width of ``text`` in ``face`` at 1 pt: a word is summed once per process, however
     many sizes a fit tries and however many cards print it. ``_em(...) * size`` is the

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 Box = tuple[float, float, float, float]
 CORNER_SIZE = 6.0  # pt: the one mark of a card whose printed values are all designed
-VALUE_SIZE = 5.5  # pt: a mark after one designed value on a card that mixes seed and designed values
+VALUE_SIZE = 6.0  # pt: a mark after one designed value on a card that mixes seed and designed values
 FACE = "sans"
 GAP = 0.6  # pt between a value (or its badge) and its mark
 BADGE_SHARE = 0.2  # a rounded rect or icon under a value is a badge when smaller than this share of the card
