@@ -49,6 +49,20 @@ def players(meta: dict[str, Any]) -> str:
     return f"{low}–{high} players"
 
 
+def cover_facts(meta: dict[str, Any]) -> list[str]:
+    """The facts the rulebook's cover gives (PDF and web page alike), from game.yaml's ``game:``:
+    the players, the play time ("20–30 minutes") and the youngest age ("ages 10+"), each
+    marked designed where the pack says it is provisional."""
+    lines = [players(meta)]
+    if meta.get("play_time"):
+        t = meta["play_time"]
+        span = f"{t.get('min')}–{t.get('max')}" if t.get("min") != t.get("max") else f"{t.get('min')}"
+        lines.append(designed(f"{span} minutes", t.get("provisional")))
+    if meta.get("ages"):
+        lines.append(designed(f"ages {meta['ages'].get('min')}+", meta["ages"].get("provisional")))
+    return lines
+
+
 def has_designed(game) -> bool:
     """Whether any value the outputs print is designed (marked provisional in the pack)."""
     meta = game.meta

@@ -24,7 +24,7 @@ from cardforge.render.sheet import PAPER_MM
 from cardforge.documents.cards import card_entry
 from cardforge.documents.flow import Heading, IconImages, Styles, flowables, page_footer
 from cardforge.documents.memo import Memo
-from cardforge.documents.playertext import DESIGNED_NOTE, designed, has_designed, players
+from cardforge.documents.playertext import DESIGNED_NOTE, cover_facts, has_designed
 from cardforge.documents.readers import Paragraph
 from cardforge.documents.source import render_source
 from cardforge.util.units import MM
@@ -99,13 +99,7 @@ class _Book(BaseDocTemplate):
 
 def _cover(game: Game, styles: Styles) -> list:
     meta = game.meta
-    lines = [players(meta)]
-    if meta.get("play_time"):
-        t = meta["play_time"]
-        span = f"{t.get('min')}–{t.get('max')}" if t.get("min") != t.get("max") else f"{t.get('min')}"
-        lines.append(designed(f"{span} minutes", t.get("provisional")))
-    if meta.get("ages"):
-        lines.append(designed(f"ages {meta['ages'].get('min')}+", meta["ages"].get("provisional")))
+    lines = cover_facts(meta)
     out = [Spacer(1, 60 * MM), Paragraph(html.escape(game.title), styles.title), Spacer(1, 6 * MM)]
     if meta.get("tagline"):
         out.append(Paragraph(f"<i>{html.escape(meta['tagline'])}</i>", styles.subtitle))

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING
 from cardforge.model import Card, Game, slugify
 from cardforge.almanac.display import marked, prints_text, quantity_marked, shown, text_marked
 from cardforge.documents.flow import PARSE, TABLE_MARK
-from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, designed, has_designed, players
+from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, cover_facts, has_designed
 from cardforge.documents.rulebook import EVERY_CARD, EVERY_CARD_NOTE, GLOSSARY, ICON_LEGEND, book_markdown, type_heading
 from cardforge.util.markup import TOKEN
 
@@ -335,13 +335,7 @@ def _face_keys(cards: list[Card], game: Game, layouts: LayoutSet) -> dict[str, s
 
 def _cover(game: Game) -> str:
     meta = game.meta
-    lines = [players(meta)]
-    if meta.get("play_time"):
-        t = meta["play_time"]
-        span = f"{t.get('min')}–{t.get('max')}" if t.get("min") != t.get("max") else f"{t.get('min')}"
-        lines.append(designed(f"{span} minutes", t.get("provisional")))
-    if meta.get("ages"):
-        lines.append(designed(f"ages {meta['ages'].get('min')}+", meta["ages"].get("provisional")))
+    lines = cover_facts(meta)
     out = [f"<h1>{html.escape(game.title)}</h1>"]
     if meta.get("tagline"):
         out.append(f'<p class="tagline"><em>{html.escape(meta["tagline"])}</em></p>')
