@@ -275,6 +275,7 @@ def check(
             for pack in chosen:
                 problems += [d for d in compile_game(pack, project, code).diagnostics if d.file.endswith(".po")
                              or d.code in ("language-unknown", "translation-missing")]
+    problems = list(dict.fromkeys(problems))  # `languages:` is judged by the source and by each translation alike
     if strict:  # an untranslated or fuzzy entry is an error with --strict
         problems = [replace(d, severity=Severity.ERROR) if d.code in ("translation-missing", "translation-fuzzy") else d
                     for d in problems]

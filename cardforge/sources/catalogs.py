@@ -43,6 +43,8 @@ JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 ICON_TOKEN = re.compile(r"\{[\w-]+\}")
 COMMENT = re.compile(r"<!--.*?-->", re.S)
 WORDS = re.compile(r"[^\W\d_]{2,}")
+QUOTED = re.compile(r'^(?:#~\s*|#\|\s*)?(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?(".*)$')  # a string's line
+CLOSED = re.compile(r'"(?:[^"\\]|\\.)*"\s*')  # one quoted string, closed
 
 
 def languages(data: dict[str, Any]) -> list[str]:
@@ -92,16 +94,52 @@ def read_catalog(path: Path, lang: str):
                            hint="save the catalog as UTF-8, as every PO editor does")]
     except OSError as exc:
         return None, [diag("po-invalid", f"{where} cannot be read: {exc.strerror}", file=where)]
+    lines = raw.decode("utf-8").splitlines()
+    for n, line in enumerate(lines, 1):  # Babel reads an unclosed string as if it were closed: say so first
+        text = line.strip()
+        quoted = QUOTED.match(text)
+        if quoted and not CLOSED.fullmatch(quoted.group(1)):
+            return None, [diag("po-invalid", f"{where} does not parse: the string on line {n} is not closed by a "
+                               "quotation mark", file=where, line=n,
+                               hint='end the line with " (a quotation mark inside the text is written \\")')]
     try:
         catalog = read_po(raw.splitlines(keepends=True), locale=None, abort_invalid=True)
     except PoFileError as exc:
         message = str(exc).rsplit(" on ", 1)[0]
-        return None, [diag("po-invalid", f"{where} does not parse: {message}", file=where, line=exc.lineno or 1,
+        return None, [diag("po-invalid", f"{where} does not parse: {message}", file=where,
+                           line=(exc.lineno or 0) + 1,  # Babel counts lines from 0
                            hint="check the line in a PO editor; `cardforge translate` writes a valid catalog")]
     except Exception as exc:  # Babel raises ValueError and others on a malformed header or entry
         return None, [diag("po-invalid", f"{where} does not parse: {exc}", file=where, line=1,
                            hint="check the file in a PO editor; `cardforge translate` writes a valid catalog")]
+    _previous_ids(catalog, lines)
     return catalog, []
+
+
+def _previous_ids(catalog, lines: list[str]) -> None:
+    """Give each message of ``catalog`` the previous msgid written above it (``#| msgid "..."``),
+    which Babel's reader skips as a comment; ``lines``: the file's lines."""
+    from babel.messages.pofile import unescape
+
+    for message in catalog:
+        if not message.id or not message.lineno:
+            continue
+        i, found = message.lineno - 2, []
+        while i >= 0 and lines[i].strip() and (lines[i].startswith(("#", "msgctxt")) or lines[i].startswith('"')):
+            if lines[i].startswith("#|"):
+                found.insert(0, lines[i][2:].strip())
+            i -= 1
+        parts, seen = [], False
+        for line in found:
+            if line.startswith("msgid "):
+                seen, line = True, line[len("msgid "):]
+            elif line.startswith(("msgid_plural", "msgctxt")):
+                seen = False
+                continue
+            if seen and line.startswith('"'):
+                parts.append(unescape(line))
+        if parts:
+            message.previous_id = ["".join(parts)]
 
 
 # ---- the paragraphs of a rules source, as translators see them
