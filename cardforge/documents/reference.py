@@ -55,9 +55,9 @@ def _config(game: Game) -> dict:
 def helper_markdown(game: Game) -> str:
     """The helper sheet's text, as Markdown built from the game data via the rules macros."""
     m = Macros(game)
-    parts = [f"## Your turn\n\n{m.turn_sequence()}"]
+    parts = [f"## {_('Your turn')}\n\n{m.turn_sequence()}"]
     if m.icon_legend():  # no heading over an empty legend
-        parts.append(f"## Icons\n\n{m.icon_legend()}")
+        parts.append(f"## {_('Icons')}\n\n{m.icon_legend()}")
     tables = _config(game).get("tables", list((game.data.get("tables") or {}).keys()))
     sections = table_sections(game, "sheet")
     for table_id in tables:
@@ -67,7 +67,7 @@ def helper_markdown(game: Game) -> str:
             text = f"{marker}\n**{sections[table_id]}**\n\n{rest}"
         parts.append(text)
     if game.data.get("end"):
-        parts.append(f"## End of the game\n\n{m.game_end()}")
+        parts.append(f"## {_('End of the game')}\n\n{m.game_end()}")
     return "\n\n".join(parts)
 
 
@@ -111,7 +111,7 @@ class _Doc(BaseDocTemplate):
             self.almanac_page = self.page
 
     def _footer(self, canvas, doc) -> None:
-        page_footer(canvas, self.pagesize[0], MARGIN, f"{self.game.title} · reference", doc.page, size=7)
+        page_footer(canvas, self.pagesize[0], MARGIN, f"{self.game.title} · {_('reference')}", doc.page, size=7)
 
 
 def helper_copies(game: Game) -> int:

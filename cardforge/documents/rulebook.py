@@ -95,7 +95,7 @@ class _Book(BaseDocTemplate):
             self.contents_at["heading"] = self.page
 
     def _footer(self, canvas, doc) -> None:
-        page_footer(canvas, self.pagesize[0], MARGIN, f"{self.game.title} · rulebook", doc.page)
+        page_footer(canvas, self.pagesize[0], MARGIN, f"{self.game.title} · {_('rulebook')}", doc.page)
 
 
 def _cover(game: Game, styles: Styles) -> list:
@@ -106,7 +106,7 @@ def _cover(game: Game, styles: Styles) -> list:
         out.append(Paragraph(f"<i>{html.escape(meta['tagline'])}</i>", styles.subtitle))
     out += [Spacer(1, 10 * MM), Paragraph(" · ".join(lines), styles.subtitle)]
     if meta.get("designer"):
-        out.append(Paragraph(f"Designed by {html.escape(meta['designer'])}", styles.subtitle))
+        out.append(Paragraph(_("Designed by {designer}").format(designer=html.escape(meta["designer"])), styles.subtitle))
     out += [Spacer(1, 30 * MM), Paragraph(_("Rulebook"), styles.h2.clone("cover-h2", alignment=1))]
     if has_designed(game):
         out.append(Paragraph(_(DESIGNED_NOTE), styles.subtitle))

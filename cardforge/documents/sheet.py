@@ -205,7 +205,7 @@ def move_tables(markdown: str, moved: list[tuple[str, str]]) -> str:
     def point(m: re.Match) -> str:
         if m.group(1) not in ids:
             return m.group(0)
-        return f"*{ids[m.group(1)]}: see the helper sheet (reference.pdf).*\n"
+        return f"*{ids[m.group(1)]}: {_('see the helper sheet (reference.pdf).')}*\n"
     return TABLE_BLOCK.sub(point, markdown)
 
 

@@ -190,7 +190,7 @@ def table_sections(game: Game, kind: str = "sheet") -> dict[str, str]:
     """The heading each ``table('ID')`` call of the game's ``kind`` source stands under (ID ->
     the heading's text, Markdown marks left out); {} when the source cannot be read."""
     try:
-        text = source_path(game, kind).read_text(encoding="utf-8")
+        text = game.rules_text.get(kind) or source_path(game, kind).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return {}
     out, heading = {}, ""

@@ -342,7 +342,7 @@ def _cover(game: Game) -> str:
         out.append(f'<p class="tagline"><em>{html.escape(meta["tagline"])}</em></p>')
     out.append(f'<p class="meta">{html.escape(" · ".join(x for x in lines if x))}</p>')
     if meta.get("designer"):
-        out.append(f'<p class="meta">Designed by {html.escape(meta["designer"])}</p>')
+        out.append(f'<p class="meta">{_("Designed by {designer}").format(designer=html.escape(meta["designer"]))}</p>')
     if has_designed(game):
         out.append(f'<p class="meta">{html.escape(_(DESIGNED_NOTE))}</p>')
     return "<header>" + "".join(out) + "</header>"
@@ -662,10 +662,10 @@ def render_rulebook_html(game: Game, layouts: LayoutSet, out: Path, memo: Memo |
     policy = (f"default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'; "
               "base-uri 'none'; form-action 'none'")
     document = "".join([
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">',
+        f'<!doctype html>\n<html lang="{html.escape((game.language or "en").replace("_", "-"))}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<meta http-equiv="Content-Security-Policy" content="{policy}">',
-        f"<title>{html.escape(game.title)}: rulebook</title>",
+        f"<title>{html.escape(game.title)}: {_('rulebook')}</title>",
         '<meta name="generator" content="cardforge">',
         f"<style>{STYLE}</style></head><body>",
         f'<svg class="sprite" aria-hidden="true" style="position:absolute;width:0;height:0;overflow:hidden">'
