@@ -279,5 +279,5 @@ def rows(result: Odds) -> tuple[list[str], list[list[str]]]:
 
 def summary(result: Odds) -> str:
     """One line on the stack: "A stack of 104 cards, 12 of them events; 2 to 7 drawn"."""
-    return (f"{result.stack_name[:1].upper()}{result.stack_name[1:]}: {result.size} cards, {result.hits} of them "
-            f"{result.cards}.")
+    return _("{stack}: {size} cards, {hits} of them {cards}.").format(
+        stack=result.stack_name[:1].upper() + result.stack_name[1:], size=result.size, hits=result.hits, cards=result.cards)

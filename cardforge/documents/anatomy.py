@@ -27,6 +27,7 @@ from cardforge.resolve.face import back_context, back_face, context, fit_face
 from cardforge.resolve.marks import face_marks
 from cardforge.sandbox import context as cardcontext
 from cardforge.util.units import MM
+from cardforge.util.i18n import gettext
 
 if TYPE_CHECKING:
     from cardforge.layout import Face, Layout, LayoutSet
@@ -244,7 +245,7 @@ def components_grid(game: Game, layouts: LayoutSet, width: float, styles) -> Tab
         backs_seen.add(key)
         layout = layouts.for_card(card)
         cells.append((CardPicture(card, game, layout, back, ctx, card_w, front=False),
-                      f"Back: {game.card_types[card.type].label}"))
+                      gettext("Back: {label}").format(label=game.card_types[card.type].label)))
     if not cells:
         return None
     per_row = max(1, int(width // (card_w + 6 * MM)))

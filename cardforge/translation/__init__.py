@@ -5,7 +5,8 @@
 pack folder, as the ``#:`` reference): the card fields a layout prints (the name always;
 ``source``, ``note`` and enum-like values never), card type labels and the almanac's field
 titles, icon labels, terrain labels, component names, the glossary (each term and its
-definition), the rules lists and tables of game.yaml, and the rules sources paragraph by
+definition), the rules lists and tables of game.yaml, the reference charts' titles, and the
+rules sources paragraph by
 paragraph (a heading is a paragraph).
 
 :func:`update_catalog` writes ``cards/<slug>/locale/<lang>.po`` with Babel, keeping what a
@@ -77,6 +78,11 @@ def _data_strings(game: Game) -> list[tuple[tuple, str]]:
     for back, spec in (data.get("backs") or {}).items():
         if isinstance(spec, dict) and isinstance(spec.get("title"), str):
             out.append((("backs", back, "title"), spec["title"]))
+    charts = (data.get("reference") or {}).get("charts") if isinstance(data.get("reference"), dict) else None
+    for i, spec in enumerate(charts if isinstance(charts, list) else []):
+        for key in ("title", "x_default", "x_label", "y_label"):
+            if isinstance(spec, dict) and isinstance(spec.get(key), str):
+                out.append((("reference", "charts", i, key), spec[key]))
     for name, values in (data.get("labels") or {}).items():
         for value, text in values.items() if isinstance(values, dict) else ():
             if isinstance(text, str):
