@@ -25,7 +25,7 @@ from cardforge.build import (BuildOptions, BuildResult, BuildSettings, Compiled,
 from cardforge.cache import Entry, Store, artefact_key, load_digests, pack_inputs, same_content, save_digests
 from cardforge.cache.registry import ARTEFACTS, DECK_PAGES, DIGESTS, RULES_MEMO
 from cardforge import workers
-from cardforge.util.diagnostics import Diagnostic, has_errors
+from cardforge.util.diagnostics import Diagnostic, Severity, has_errors
 from cardforge.staging import (OutputError, build_lock, discard, forced, leftovers, place, placing_failed, prepare,
                                stale_exports, staging_folder)
 
@@ -114,41 +114,48 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
     return results
 
 
-def checks_key(inputs: str, project: Project) -> str:
+def checks_key(inputs: str, project: Project, lang: str | None = None) -> str:
     """The key a game's diagnostics are kept under (the ``checks`` entry of the artefact
-    store): its inputs (:func:`cardforge.cache.pack_inputs`), not the build options, which
-    change no diagnostic a check reports. ``build`` and ``check`` share the entry."""
-    return artefact_key(inputs, _CHECKS, "", project.output)
+    store, ``checks-<lang>`` for a translation's): its inputs (:func:`cardforge.cache.pack_inputs`,
+    its catalogs included), not the build options, which change no diagnostic a check
+    reports. ``build`` and ``check`` share the entry."""
+    return artefact_key(inputs, _CHECKS if lang is None else f"{_CHECKS}-{lang}", "", project.output)
 
 
-def check_games(project: Project, packs: list[Path], *, use_cache: bool = True) -> list[Diagnostic]:
+def check_games(project: Project, packs: list[Path], *, use_cache: bool = True, lang: str | None = None) -> list[Diagnostic]:
     """The diagnostics of every game of ``packs`` (what ``cardforge check`` prints), in order.
 
     A game whose inputs are unchanged reports the diagnostics stored by the last build or
     check (the same cache entry); any other game is compiled and its diagnostics stored.
     ``use_cache``: False compiles every game and neither reads nor writes the cache.
+    ``lang``: a translation of the packs: the findings about its catalog (at the catalog's
+    lines) and the errors that would stop it printing, kept in a cache entry of their own.
     """
     store = Store(project.output) if use_cache and ARTEFACTS.enabled else None
     if store and DIGESTS.enabled:
         load_digests(DIGESTS.folder(project.output))
     problems: list[Diagnostic] = []
+    name = _CHECKS if lang is None else f"{_CHECKS}-{lang}"
     for pack in packs:
         key = None
         if store:
             try:
-                key = checks_key(pack_inputs(pack, project.layouts), project)
+                key = checks_key(pack_inputs(pack, project.layouts), project, lang)
             except OSError:  # unreadable input: the loader reports it
                 key = None
-            entry = store.get(pack.name, _CHECKS, key) if key else None
+            entry = store.get(pack.name, name, key) if key else None
             if entry is not None:
                 problems += entry.notes[0]
-                store.touch(pack.name, _CHECKS, key)
+                store.touch(pack.name, name, key)
                 continue
-        compiled = compile_game(pack, project)
+        compiled = compile_game(pack, project, lang)
+        if lang is not None:  # the source's findings are the source's to report
+            compiled.diagnostics = [d for d in compiled.diagnostics if d.file.endswith(".po") or d.severity is Severity.ERROR
+                                    or d.code.startswith("translation-")]
         problems += compiled.diagnostics
         if key:
             loaded = compiled.game is not None and compiled.layouts is not None
-            store.put(pack.name, _CHECKS, key, None,
+            store.put(pack.name, name, key, None,
                       (list(compiled.diagnostics), loaded, compiled.game.total() if compiled.game else 0,
                        compiled.game.data.get("build") if compiled.game else None))
     if store and DIGESTS.enabled:

@@ -269,12 +269,7 @@ def check(
     plan, lang_problems = language_plan(packs, lang or "all")
     problems += lang_problems
     for code, chosen in plan.items():
-        if code is None:
-            problems += check_games(project, chosen, use_cache=not no_cache)
-        else:
-            for pack in chosen:
-                problems += [d for d in compile_game(pack, project, code).diagnostics if d.file.endswith(".po")
-                             or d.code in ("language-unknown", "translation-missing")]
+        problems += check_games(project, chosen, use_cache=not no_cache, lang=code)
     problems = list(dict.fromkeys(problems))  # `languages:` is judged by the source and by each translation alike
     if strict:  # an untranslated or fuzzy entry is an error with --strict
         problems = [replace(d, severity=Severity.ERROR) if d.code in ("translation-missing", "translation-fuzzy") else d
