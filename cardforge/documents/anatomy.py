@@ -51,7 +51,10 @@ class Callout:
 
 
 def field_label(game: Game, type_id: str, field: str) -> str:
-    """A field as players call it: its schema ``title``, else its almanac label, else its name."""
+    """A field as players call it: as a translation names it (``Game.field_titles``), else its
+    schema ``title``, else its almanac label, else its name."""
+    if f"{type_id}/{field}" in game.field_titles:
+        return game.field_titles[f"{type_id}/{field}"]
     title = field_schema(game, type_id, field).get("title")
     if title:
         return str(title)

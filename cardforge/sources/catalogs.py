@@ -11,6 +11,7 @@ source string is by its ``msgctxt``:
 ``game.yaml:<path>``              a game.yaml string, its path joined by ``/``
                                   (``game.yaml:glossary/diary/definition``; a glossary term
                                   itself as ``game.yaml:glossary/diary``)
+``title:<type>/<field>``          a card field's title, as the card anatomy labels it
 ``rulebook.md``, ``sheet.md``     a paragraph of a rules source (a heading is one)
 ``cardforge``                     one of cardforge's own fixed words ("Glossary"), overriding
                                   cardforge's catalog for this pack (:mod:`cardforge.util.i18n`)
@@ -35,6 +36,7 @@ from cardforge.util.diagnostics import Diagnostic, diag, display_path
 LOCALE_FOLDER = "locale"
 FIXED_CONTEXT = "cardforge"
 DATA_PREFIX = "game.yaml:"
+TITLE_PREFIX = "title:"  # a card field's title as the card anatomy prints it: title:<type>/<field>
 RULES_FILES = {"rulebook": "rulebook.md", "sheet": "sheet.md"}
 
 HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
@@ -336,8 +338,10 @@ def translated(game: Game, lang: str) -> tuple[Game, list[Diagnostic], Applied]:
     icons = {name: replace(icon, label=(data.get("icons") or {}).get(name, {}).get("label", icon.label))
              for name, icon in game.icons.items()}
     fixed = {msgid: s for msgid, (s, _) in found.get(FIXED_CONTEXT, {}).items()}
+    titles = {context[len(TITLE_PREFIX):]: s for context, strings in found.items()
+              if context and context.startswith(TITLE_PREFIX) for s, _ in strings.values()}
     return (replace(game, data=data, cards=cards, card_types=card_types, icons=icons, language=lang,
-                    rules_text=rules_text, fixed_words=fixed), problems, applied)
+                    rules_text=rules_text, fixed_words=fixed, field_titles=titles), problems, applied)
 
 
 def _typed(data: Any, path: tuple) -> tuple:

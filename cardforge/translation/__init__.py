@@ -4,7 +4,8 @@
 :mod:`cardforge.sources.catalogs` applies it by and its source file:line (relative to the
 pack folder, as the ``#:`` reference): the card fields a layout prints (the name always;
 ``source``, ``note`` and enum-like values never), card type labels and the almanac's field
-titles, icon labels, terrain labels, component names, the glossary (each term and its
+titles (and each printed field's title, as the card anatomy labels it), icon labels, terrain
+labels, component names, the glossary (each term and its
 definition), the rules lists and tables of game.yaml, the reference charts' titles, and the
 rules sources paragraph by
 paragraph (a heading is a paragraph).
@@ -25,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from cardforge.model import Game
-from cardforge.sources.catalogs import (DATA_PREFIX, RULES_FILES, card_context, catalog_path, data_context,
-                                        paragraphs, read_catalog)
+from cardforge.sources.catalogs import (DATA_PREFIX, RULES_FILES, TITLE_PREFIX, card_context, catalog_path,
+                                        data_context, paragraphs, read_catalog)
 from cardforge.util.diagnostics import Diagnostic
 
 IDENTIFIER = re.compile(r"[a-z0-9][a-z0-9_-]*")  # an enum value (`compassion`, `diary-cards`): data, not words
@@ -117,6 +118,7 @@ def strings(game: Game, layouts) -> list[Entry]:
     """Every printed string of ``game`` (its source language, errata applied), in order:
     game.yaml, the cards in file order, then the rulebook and the rules sheet."""
     from cardforge.checks.references import _printed
+    from cardforge.documents.anatomy import field_label
 
     entries: dict[tuple[str, str], Entry] = {}
 
@@ -130,12 +132,19 @@ def strings(game: Game, layouts) -> list[Entry]:
     for path, text in _data_strings(game):
         add(data_context(path), text, "game.yaml", game.source.line(*path))
     printed: dict[tuple, set[str] | None] = {}
+    titled: set[tuple[str, str]] = set()
     for card in game.cards:
         key = (card.type, layouts.name_for(card) if layouts is not None else "")
         if key not in printed:
             printed[key] = _printed(game, layouts, card)
         for path, text in _card_strings(card, printed[key]):
             add(card_context(card, path), text, _rel(game, card.source.file), card.source.line(*path))
+        for name in card.data:  # each printed field's title, as the card anatomy labels it
+            if (card.type, name) not in titled and name not in NOT_PRINTED and (printed[key] is None or name in printed[key]
+                                                                               or name == "name"):
+                titled.add((card.type, name))
+                add(f"{TITLE_PREFIX}{card.type}/{name}", field_label(game, card.type, str(name)), "game.yaml",
+                    game.source.line("card_types", card.type))
     for kind, filename in RULES_FILES.items():
         source = game.root / filename
         try:
