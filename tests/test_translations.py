@@ -153,6 +153,8 @@ def test_build_lang_es_prints_the_translation_and_spanish_fixed_words(tmp_path):
     game = compile_game(root / "cards" / SLUG, Project(root)).game
     translated_terms = [m.string for m in done if re.fullmatch(r"game\.yaml:glossary/[^/]+", m.context)]
     assert translated_terms and all(t in book for t in translated_terms)
+    titles = [m.string for m in done if m.context.startswith("title:")]  # the card anatomy's labels
+    assert titles and all(t in book for t in titles)
     assert all(term not in {t for t in translated_terms} for term in game.glossary)
 
 
@@ -264,3 +266,16 @@ def test_a_language_babel_does_not_know_is_an_error_at_its_line(tmp_path):
         result = run_cli(*command, "--root", str(root))
         assert result.exit_code == 1
         assert f"game.yaml:{line}:" in result.output and "error[language-unknown]" in result.output
+
+
+def test_a_pack_overrides_cardforge_s_own_words_in_its_catalog(tmp_path):
+    from cardforge.util.i18n import gettext, speaking
+
+    root = make_project(tmp_path, SLUG)
+    po = root / "cards" / SLUG / "locale" / "es.po"
+    po.write_text(_po([("cardforge", "Glossary", "Vocabulario", False)]), encoding="utf-8")
+    game = compile_game(root / "cards" / SLUG, Project(root), "es").game
+    with speaking(game):
+        assert gettext("Glossary") == "Vocabulario"  # the pack's word
+        assert gettext("Contents") == own_words("es")["Contents"] != "Contents"  # cardforge's Spanish
+    assert gettext("Glossary") == "Glossary"  # outside the translated game: English
