@@ -161,10 +161,11 @@ def test_build_lang_es_prints_the_translation_and_spanish_fixed_words(tmp_path):
 def test_a_pack_without_languages_builds_and_checks_as_before(tmp_path):
     root = make_project(tmp_path, SLUG)
     edit(root / "cards" / SLUG / "game.yaml", "languages: [en, es]\n", "")
-    shutil.rmtree(root / "cards" / SLUG / "locale")
     checked = run_cli("check", SLUG, "--root", str(root), "--format", "json")
-    assert not any(d["code"].startswith(("translation-", "po-", "language-"))
-                   for d in json.loads(checked.stdout)["diagnostics"])
+    found = json.loads(checked.stdout)["diagnostics"]
+    assert not any(d["code"].startswith(("translation-", "po-", "language-")) for d in found)
+    # a catalog of a language the pack does not list is a file it does not read
+    assert [d["file"].rsplit(SLUG + "/", 1)[1] for d in found if d["code"] == "file-unread"] == ["locale/es.po"]
     refused = run_cli("build", SLUG, "--lang", "es", "--root", str(root))
     assert refused.exit_code == 1 and "language-unknown" in refused.output
     assert not (root / "output" / SLUG / "es").exists()
