@@ -141,6 +141,8 @@ def test_build_lang_es_prints_the_translation_and_spanish_fixed_words(tmp_path):
     flat = lambda s: " ".join(s.split())  # noqa: E731
     for name in names:
         assert flat(name) in flat(deck)
+    worded = [m for m in done if m.context == "layout" and "{{" not in m.string]  # words the layouts print
+    assert worded and all(m.string.strip("*") in deck for m in worded)
     # the rules sheet: its translated headings and cardforge's fold steps in Spanish
     for m in done:
         if m.context == "sheet.md" and m.id.startswith("## "):

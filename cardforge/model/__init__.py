@@ -156,12 +156,14 @@ class Game:
     misshapen: set[str] = field(default_factory=set)  # ids of the cards that break their schema (cardforge.validation.cards)
     # a translated game (cardforge.sources.catalogs): the language it prints in (None: the pack's
     # source language), its rules sources as translated (kind -> Markdown with jinja2) and the
-    # pack's own words for cardforge's fixed words (English -> translation) and the titles of card
-    # fields the card anatomy prints ("type/field" -> title)
+    # pack's own words for cardforge's fixed words (English -> translation), the titles of card
+    # fields the card anatomy prints ("type/field" -> title) and the text its layouts print
+    # (a text element's template -> its translation)
     language: str | None = None
     rules_text: dict[str, str] = field(default_factory=dict)
     fixed_words: dict[str, str] = field(default_factory=dict)
     field_titles: dict[str, str] = field(default_factory=dict)
+    layout_text: dict[str, str] = field(default_factory=dict)
 
     @property
     def title(self) -> str:

@@ -12,6 +12,8 @@ source string is by its ``msgctxt``:
                                   (``game.yaml:glossary/diary/definition``; a glossary term
                                   itself as ``game.yaml:glossary/diary``)
 ``title:<type>/<field>``          a card field's title, as the card anatomy labels it
+``layout``                        the text a layout's text element prints as written (``*Event*``,
+                                  ``[Seeking {{ card.seeking | tally }}]``), its template as msgid
 ``rulebook.md``, ``sheet.md``     a paragraph of a rules source (a heading is one)
 ``cardforge``                     one of cardforge's own fixed words ("Glossary"), overriding
                                   cardforge's catalog for this pack (:mod:`cardforge.util.i18n`)
@@ -36,6 +38,7 @@ from cardforge.util.diagnostics import Diagnostic, diag, display_path
 LOCALE_FOLDER = "locale"
 FIXED_CONTEXT = "cardforge"
 DATA_PREFIX = "game.yaml:"
+LAYOUT_CONTEXT = "layout"  # the text a layout's text element prints as written (its template)
 TITLE_PREFIX = "title:"  # a card field's title as the card anatomy prints it: title:<type>/<field>
 RULES_FILES = {"rulebook": "rulebook.md", "sheet": "sheet.md"}
 
@@ -340,8 +343,9 @@ def translated(game: Game, lang: str) -> tuple[Game, list[Diagnostic], Applied]:
     fixed = {msgid: s for msgid, (s, _) in found.get(FIXED_CONTEXT, {}).items()}
     titles = {context[len(TITLE_PREFIX):]: s for context, strings in found.items()
               if context and context.startswith(TITLE_PREFIX) for s, _ in strings.values()}
+    worded = {msgid: s for msgid, (s, _) in found.get(LAYOUT_CONTEXT, {}).items()}
     return (replace(game, data=data, cards=cards, card_types=card_types, icons=icons, language=lang,
-                    rules_text=rules_text, fixed_words=fixed, field_titles=titles), problems, applied)
+                    rules_text=rules_text, fixed_words=fixed, field_titles=titles, layout_text=worded), problems, applied)
 
 
 def _typed(data: Any, path: tuple) -> tuple:

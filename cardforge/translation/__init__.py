@@ -5,7 +5,7 @@
 pack folder, as the ``#:`` reference): the card fields a layout prints (the name always;
 ``source``, ``note`` and enum-like values never), card type labels and the almanac's field
 titles (and each printed field's title, as the card anatomy labels it), icon labels, terrain
-labels, component names, the glossary (each term and its
+labels, component names, the words a layout prints as written (``*Event*``), the glossary (each term and its
 definition), the rules lists and tables of game.yaml, the reference charts' titles, and the
 rules sources paragraph by
 paragraph (a heading is a paragraph).
@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from cardforge.model import Game
-from cardforge.sources.catalogs import (DATA_PREFIX, RULES_FILES, TITLE_PREFIX, card_context, catalog_path,
-                                        data_context, paragraphs, read_catalog)
+from cardforge.sources.catalogs import (DATA_PREFIX, ICON_TOKEN as ICON, JINJA, LAYOUT_CONTEXT, RULES_FILES, TITLE_PREFIX,
+                                        WORDS, card_context, catalog_path, data_context, paragraphs, read_catalog)
 from cardforge.util.diagnostics import Diagnostic
 
 IDENTIFIER = re.compile(r"[a-z0-9][a-z0-9_-]*")  # an enum value (`compassion`, `diary-cards`): data, not words
@@ -145,6 +145,11 @@ def strings(game: Game, layouts) -> list[Entry]:
                 titled.add((card.type, name))
                 add(f"{TITLE_PREFIX}{card.type}/{name}", field_label(game, card.type, str(name)), "game.yaml",
                     game.source.line("card_types", card.type))
+    for face, file in _faces(layouts):  # words a layout prints as written
+        for el in face.elements:
+            bare = ICON.sub(" ", JINJA.sub(" ", el.template or ""))
+            if el.kind == "text" and WORDS.search(bare):
+                add(LAYOUT_CONTEXT, el.template, file, el.line)
     for kind, filename in RULES_FILES.items():
         source = game.root / filename
         try:
@@ -154,6 +159,15 @@ def strings(game: Game, layouts) -> list[Entry]:
         for par in paragraphs(text):
             add(filename, par.text, filename, par.first)
     return list(entries.values())
+
+
+def _faces(layouts) -> list:
+    """(face, the layout file as a reference names it, from the pack folder) of every layout and back."""
+    if layouts is None:
+        return []
+    file = f"../../layouts/{Path(layouts.file).name}"  # layouts/<slug>.yaml beside cards/
+    faces = [face for layout in layouts.named.values() for face in (layout.front, layout.back) if face is not None]
+    return [(face, file) for face in faces + list(layouts.backs.values())]
 
 
 def _similar(msgid: str, candidates: list[str]) -> str | None:
