@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardforge.util.diagnostics import Diagnostic, diag, display_path, has_errors
+from cardforge.util.i18n import speaking
 from cardforge.render.deck import DeckOptions
 
 if TYPE_CHECKING:  # the stages are imported when first used: a build served from the cache needs none
@@ -79,37 +80,41 @@ class Compiled:
         return self.game is not None and self.layouts is not None and not has_errors(self.diagnostics)
 
 
-def compile_game(pack: Path, project: Project) -> Compiled:
+def compile_game(pack: Path, project: Project, lang: str | None = None) -> Compiled:
     """Load, correct (errata), validate and check the game pack in ``pack``; never writes anything.
 
-    The returned game is the corrected one: what is checked is what is printed.
-    """
+    The returned game is the corrected one: what is checked is what is printed (in ``lang``: see ``in_language``)."""
     from cardforge.sandbox.budget import budget_session
 
     from cardforge.cache import kept
 
     with budget_session():  # thousands of templates are evaluated: their time limit's handler is installed once
-        result = _compile(pack, project)
+        result = _compile(pack, project, lang)
     kept.VALID.save()
     return result
 
 
-def _compile(pack: Path, project: Project) -> Compiled:
+def _compile(pack: Path, project: Project, lang: str | None = None) -> Compiled:
     from cardforge.checks import run_checks, without_echoes
+    from cardforge.checks.translations import translation_findings
     from cardforge.sources.errata import accept_findings, apply_errata
     from cardforge.layout import load_layouts
     from cardforge.sources.load import load_game
+    from cardforge.sources.catalogs import in_language
     from cardforge.validation.cards import validate_cards
 
     printed, problems = load_game(pack)
     if printed is None:
         return Compiled(None, None, problems)
-    game, errata_problems = apply_errata(printed)
+    source, errata_problems = apply_errata(printed)
     problems += errata_problems
-    problems += validate_cards(game)
+    game, applied, language_problems = in_language(source, lang)
+    problems += language_problems + validate_cards(game)
     layouts, layout_problems = load_layouts(game, project.layouts)
     problems += layout_problems
-    problems = without_echoes(problems + run_checks(game, layouts, layout_problems[0].file if layout_problems else ""))
+    with speaking(game):
+        problems = without_echoes(problems + run_checks(game, layouts, layout_problems[0].file if layout_problems else ""))
+    problems = translation_findings(problems, source, game, applied)
     unique = list(dict.fromkeys(problems))  # a layout shared by several types reports its problem once
     return Compiled(game, layouts, accept_findings(game, unique))
 
@@ -388,7 +393,8 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
 
         writer = partial(writer, memo=memo)
     try:
-        notes = writer(compiled, staging, options, progress)
+        with speaking(compiled.game):  # cardforge's fixed words in the game's language
+            notes = writer(compiled, staging, options, progress)
     except (ImpositionError, IconError, OSError, TemplateFailure, BudgetExceeded) as exc:
         raise RenderError([failure(exc, compiled.game)]) from exc
     return [d for d in notes if isinstance(d, Diagnostic)] if isinstance(notes, list) else []

@@ -25,7 +25,7 @@ from cardforge.build import (BuildOptions, BuildResult, BuildSettings, Compiled,
 from cardforge.cache import Entry, Store, artefact_key, load_digests, pack_inputs, same_content, save_digests
 from cardforge.cache.registry import ARTEFACTS, DECK_PAGES, DIGESTS, RULES_MEMO
 from cardforge import workers
-from cardforge.util.diagnostics import Diagnostic, has_errors
+from cardforge.util.diagnostics import Diagnostic, Severity, has_errors
 from cardforge.staging import (OutputError, build_lock, discard, forced, leftovers, place, placing_failed, prepare,
                                stale_exports, staging_folder)
 
@@ -42,7 +42,7 @@ _RECENT: dict[str, tuple[str, Compiled]] = {}  # slug -> (inputs key, the game l
 def build_games(project: Project, packs: list[Path], options: BuildOptions | BuildSettings = BuildOptions(), *,
                 force: bool = False, jobs: int = 1, use_cache: bool = True,
                 progress: Progress | None = None, only: tuple[str, ...] | None = None,
-                deck_jobs: int | None = None) -> list[BuildResult]:
+                deck_jobs: int | None = None, lang: str | None = None) -> list[BuildResult]:
     """Build the game packs ``packs`` (folders of ``cards/``, see :meth:`Project.packs`) into
     ``project.output``; returns one :class:`BuildResult` per pack, in the order given.
 
@@ -60,12 +60,15 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
     ``cardforge watch`` can put a new deck.pdf in place before drawing the rest. A game
     compiled by an earlier call in this process from the same inputs is not compiled
     again. ``deck_jobs``: processes a deck's sheets may be drawn by (default ``jobs``).
+    ``lang``: a language of the packs' ``languages:`` other than their source: each game is
+    built as it prints in that language (its catalog applied, see
+    :func:`cardforge.build.compile_game`) into ``output/<slug>/<lang>/``, without the cache.
     Never raises for bad input: every problem is a diagnostic in the results.
     """
-    store = Store(project.output) if use_cache and ARTEFACTS.enabled else None
+    store = Store(project.output) if use_cache and ARTEFACTS.enabled and lang is None else None
     if store and DIGESTS.enabled:
         load_digests(DIGESTS.folder(project.output))
-    games = [_Game(pack, project, options, store, only=only) for pack in packs]
+    games = [_Game(pack, project, options, store, only=only, lang=lang) for pack in packs]
     totals = {game.slug: game for game in games}
     with ExitStack() as locks, workers.pool(jobs, progress, lambda slug: totals[slug].total) as pool:
         for game in games:
@@ -79,7 +82,7 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
                     if game.compiled_now(recent[1], force, progress):
                         start(game)
                     return
-                running[pool.submit(_compile, game.pack, project)] = (game, _CHECKS)
+                running[pool.submit(_compile, game.pack, project, game.lang)] = (game, _CHECKS)
                 return
             for name in sorted(game.missing, key=lambda n: _COST.get(n, 2)):
                 running[pool.submit(_render, game.compiled, name, game.staging, game.options, game.caches(),
@@ -111,41 +114,48 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
     return results
 
 
-def checks_key(inputs: str, project: Project) -> str:
+def checks_key(inputs: str, project: Project, lang: str | None = None) -> str:
     """The key a game's diagnostics are kept under (the ``checks`` entry of the artefact
-    store): its inputs (:func:`cardforge.cache.pack_inputs`), not the build options, which
-    change no diagnostic a check reports. ``build`` and ``check`` share the entry."""
-    return artefact_key(inputs, _CHECKS, "", project.output)
+    store, ``checks-<lang>`` for a translation's): its inputs (:func:`cardforge.cache.pack_inputs`,
+    its catalogs included), not the build options, which change no diagnostic a check
+    reports. ``build`` and ``check`` share the entry."""
+    return artefact_key(inputs, _CHECKS if lang is None else f"{_CHECKS}-{lang}", "", project.output)
 
 
-def check_games(project: Project, packs: list[Path], *, use_cache: bool = True) -> list[Diagnostic]:
+def check_games(project: Project, packs: list[Path], *, use_cache: bool = True, lang: str | None = None) -> list[Diagnostic]:
     """The diagnostics of every game of ``packs`` (what ``cardforge check`` prints), in order.
 
     A game whose inputs are unchanged reports the diagnostics stored by the last build or
     check (the same cache entry); any other game is compiled and its diagnostics stored.
     ``use_cache``: False compiles every game and neither reads nor writes the cache.
+    ``lang``: a translation of the packs: the findings about its catalog (at the catalog's
+    lines) and the errors that would stop it printing, kept in a cache entry of their own.
     """
     store = Store(project.output) if use_cache and ARTEFACTS.enabled else None
     if store and DIGESTS.enabled:
         load_digests(DIGESTS.folder(project.output))
     problems: list[Diagnostic] = []
+    name = _CHECKS if lang is None else f"{_CHECKS}-{lang}"
     for pack in packs:
         key = None
         if store:
             try:
-                key = checks_key(pack_inputs(pack, project.layouts), project)
+                key = checks_key(pack_inputs(pack, project.layouts), project, lang)
             except OSError:  # unreadable input: the loader reports it
                 key = None
-            entry = store.get(pack.name, _CHECKS, key) if key else None
+            entry = store.get(pack.name, name, key) if key else None
             if entry is not None:
                 problems += entry.notes[0]
-                store.touch(pack.name, _CHECKS, key)
+                store.touch(pack.name, name, key)
                 continue
-        compiled = compile_game(pack, project)
+        compiled = compile_game(pack, project, lang)
+        if lang is not None:  # the source's findings are the source's to report
+            compiled.diagnostics = [d for d in compiled.diagnostics if d.file.endswith(".po") or d.severity is Severity.ERROR
+                                    or d.code.startswith("translation-")]
         problems += compiled.diagnostics
         if key:
             loaded = compiled.game is not None and compiled.layouts is not None
-            store.put(pack.name, _CHECKS, key, None,
+            store.put(pack.name, name, key, None,
                       (list(compiled.diagnostics), loaded, compiled.game.total() if compiled.game else 0,
                        compiled.game.data.get("build") if compiled.game else None))
     if store and DIGESTS.enabled:
@@ -174,6 +184,12 @@ class _Game:
     staging: Path | None = None
     total: int = 0
     locks: ExitStack | None = None  # where the game's output lock is held (see claim)
+    lang: str | None = None  # a translation's language: built into output/<slug>/<lang>/
+
+    @property
+    def target(self) -> Path:
+        """The game's output folder: ``output/<slug>/``, or ``output/<slug>/<lang>/`` for a translation."""
+        return self.project.output / self.slug / self.lang if self.lang else self.project.output / self.slug
 
     def __post_init__(self):
         self.slug = self.pack.name
@@ -251,7 +267,7 @@ class _Game:
         """Make ``output/<slug>`` a writable folder, hold its lock until the build ends and
         make the staging folder (:mod:`cardforge.staging`); False, with the result set to the
         diagnostic, when another build holds it or the folder cannot be written."""
-        target = self.project.output / self.slug
+        target = self.target
         try:
             prepare(target)
             if self.locks is not None:
@@ -281,7 +297,7 @@ class _Game:
                 discard(self.staging)
             kept = [d for d in self.diagnostics if d.code != "build-forced"]
             return BuildResult(self.slug, [], kept + self.errors)
-        target = self.project.output / self.slug
+        target = self.target
         current = []
         for name in self.names:
             entry = self.hits.get(name)
@@ -342,8 +358,8 @@ def _sweep_when_free(target: Path) -> None:
         pass
 
 
-def _compile(pack: Path, project: Project) -> Compiled:
-    return compile_game(pack, project)
+def _compile(pack: Path, project: Project, lang: str | None = None) -> Compiled:
+    return compile_game(pack, project, lang)
 
 
 def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,

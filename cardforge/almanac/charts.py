@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.util.units import MM
+from cardforge.util.i18n import gettext
 
 # dark to light: navy, red, green, orange, light blue, yellow; grey levels (ITU-R BT.709
 # luma of the sRGB values) 0.11, 0.24, 0.40, 0.55, 0.66, 0.83
@@ -115,19 +116,20 @@ def chart(game: Game, spec: dict, width: float) -> Drawing:
     """The chart of ``spec`` as a drawing ``width`` pt wide (62 mm high)."""
     xs, stacks, counts = series(game, spec)
     return bars(xs, stacks, counts, series_colours(game, stacks), width, spec.get("title", ""),
-                spec.get("x_label", label(spec["x"])), spec.get("y_label", "cards"))
+                spec.get("x_label", label(spec["x"])), spec.get("y_label", gettext("cards")))
 
 
 def composition(result, width: float) -> Drawing:
     """The make-up of an odds entry's stack (:class:`cardforge.almanac.odds.Odds`): a bar
     per card type, the cards of interest stacked under the others, ``width`` pt wide."""
     xs = [t for t, _, _ in result.stack]
-    names = [result.cards, "other cards"]
+    names = [result.cards, gettext("other cards")]
     counts = {}
     for t, hits, others in result.stack:
         counts[(t, names[0])], counts[(t, names[1])] = hits, others
     return bars(xs, names, counts, [PALETTE[0], PALETTE[4]], width,
-                f"{result.stack_name[:1].upper()}{result.stack_name[1:]}: {result.size} cards", "card type", "cards",
+                gettext("{stack}: {size} cards").format(stack=result.stack_name[:1].upper() + result.stack_name[1:], size=result.size),
+                gettext("card type"), gettext("cards"),
                 labels=str)
 
 

@@ -26,6 +26,7 @@ from math import comb
 from typing import Any
 
 from cardforge.model import Card, Game
+from cardforge.util.i18n import _
 
 ODDS_HEADING = "The odds of a draw"
 ODDS_NOTE = ("The chance, from a freshly shuffled stack, that the cards you draw hold at least one, none or "
@@ -269,14 +270,14 @@ def percent(p: Fraction) -> str:
 def rows(result: Odds) -> tuple[list[str], list[list[str]]]:
     """The printed table of ``result``: a header (the draw counts) and rows ("at least one",
     "none", "exactly k"...), as reference.pdf and rulebook.html print it."""
-    header = ["Cards drawn"] + [str(n) for n in result.draws]
-    body = [["at least one"] + [percent(result.at_least_one[n]) for n in result.draws]]
+    header = [_("Cards drawn")] + [str(n) for n in result.draws]
+    body = [[_("at least one")] + [percent(result.at_least_one[n]) for n in result.draws]]
     for k in range(result.max_k + 1):
-        body.append([("none" if k == 0 else f"exactly {k}")] + [percent(result.exactly[n][k]) for n in result.draws])
+        body.append([(_("none") if k == 0 else _("exactly {k}").format(k=k))] + [percent(result.exactly[n][k]) for n in result.draws])
     return header, body
 
 
 def summary(result: Odds) -> str:
     """One line on the stack: "A stack of 104 cards, 12 of them events; 2 to 7 drawn"."""
-    return (f"{result.stack_name[:1].upper()}{result.stack_name[1:]}: {result.size} cards, {result.hits} of them "
-            f"{result.cards}.")
+    return _("{stack}: {size} cards, {hits} of them {cards}.").format(
+        stack=result.stack_name[:1].upper() + result.stack_name[1:], size=result.size, hits=result.hits, cards=result.cards)

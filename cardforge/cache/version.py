@@ -19,10 +19,10 @@ PACKAGE = Path(__file__).resolve().parents[1]  # the cardforge package folder
 FORMAT = "2"  # bump when the layout of any cache changes
 # the libraries whose version can change what a cache holds: parsing and validating
 # (yaml, jsonschema...), templates (jinja2), drawing and rasterising (reportlab, svglib,
-# cairosvg, PIL, pypdfium2, pikepdf, numpy for CMYK), Markdown (mistune)
+# cairosvg, PIL, pypdfium2, pikepdf, numpy for CMYK), Markdown (mistune), gettext catalogs (babel)
 SHAPING = ("yaml", "jsonschema", "referencing", "jsonschema_specifications", "re2", "jinja2", "mistune",
            "reportlab", "_rl_accel", "svglib", "lxml", "tinycss2", "cssselect2", "cairosvg", "cairocffi",
-           "PIL", "pypdfium2", "pikepdf", "numpy", "openpyxl")
+           "PIL", "pypdfium2", "pikepdf", "numpy", "openpyxl", "babel")
 
 
 def library_stamps(names: tuple[str, ...] = SHAPING) -> list[str]:

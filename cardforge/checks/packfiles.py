@@ -1,7 +1,8 @@
 """Pack files: every file in a game pack is one cardforge reads, or is named by one it reads.
 
 Code: ``file-unread`` (warning, on the file). cardforge reads game.yaml, errata.yaml, card
-files (``*.yaml``, ``*.csv``), sheet.md and rulebook.md; a file is also in use when
+files (``*.yaml``, ``*.csv``), sheet.md, rulebook.md and the catalog ``locale/<lang>.po`` of
+each language game.yaml lists after the first; a file is also in use when
 game.yaml, a card file or the layout file names it (icons, images, an imported spreadsheet).
 Notes for people (``*.md`` such as ERRATA.md or an icon LICENSE.md, ``*.txt``) and hidden
 files are never reported. A path written as a template (``art/art_{{ card.icon }}.svg`` in the
@@ -19,6 +20,7 @@ from cardforge.util.diagnostics import Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.sources.load import display_path
 from cardforge.model import Game
+from cardforge.sources.catalogs import catalog_path, languages
 
 READ = {"game.yaml", "errata.yaml", "sheet.md", "rulebook.md"}
 NOTES = {".md", ".txt"}
@@ -61,13 +63,14 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     texts = None
     patterns: list[re.Pattern] = []
     found = []
+    catalogs = {catalog_path(Path("."), lang).as_posix() for lang in languages(game.data)[1:]}  # locale/<lang>.po
     for path in sorted(game.root.rglob("*")):
         rel = path.relative_to(game.root)
         if not path.is_file() or any(part.startswith(".") for part in rel.parts):
             continue
         if rel.parent == Path(".") and (rel.name in READ or path.suffix in (".yaml", ".csv")):
             continue
-        if path.suffix.lower() in NOTES:
+        if path.suffix.lower() in NOTES or rel.as_posix() in catalogs:
             continue
         if texts is None:
             texts = _texts(game)
@@ -76,5 +79,6 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             continue
         found.append(diag("file-unread", f"cardforge does not read {rel.as_posix()}, and no file of the pack names it",
                           file=display_path(path),
-                          hint=HINTS.get(path.suffix.lower(), "remove it, or name it in game.yaml (an icon's `svg:`) or the layout")))
+                          hint=HINTS.get(path.suffix.lower(), "remove it, or name it in game.yaml (an icon's `svg:`) or the layout")
+                          if path.suffix.lower() != ".po" else f"add {path.stem!r} to `languages:` in game.yaml to print it"))
     return found

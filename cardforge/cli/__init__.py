@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import sys
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -18,7 +19,7 @@ from rich.console import Console
 
 from cardforge import __version__
 from cardforge.build import BuildOptions, Project, compile_game
-from cardforge.cli.options import FlipOption, Games, Jobs, NoCache, PaperOption, Root, with_build_options
+from cardforge.cli.options import FlipOption, Games, Jobs, Lang, NoCache, PaperOption, Root, with_build_options
 from cardforge.util.diagnostics import CODES, Diagnostic, Severity, display_path, format_json, has_errors
 from cardforge.cli.guard import guarded_typer
 from rich.markup import escape
@@ -61,6 +62,7 @@ def build(
     no_cache: NoCache = False,
     changed_since: Annotated[Optional[str], typer.Option("--changed-since", metavar="REV", help="Also write output/<game>/reprint.pdf: only the cards added or changed since the git revision REV (HEAD~1, a tag), fronts and backs imposed as deck.pdf is, and a changelog in words (in the sheet's empty card slots when it fits, else on a page of its own). No change: no reprint.pdf (an earlier one is deleted). See `cardforge diff`.", show_default=False)] = None,
     reprint_copies: Annotated[cli_reprint.Copies, typer.Option("--reprint-copies", help="one: one copy of each changed card in reprint.pdf; all: as many as the deck holds.")] = cli_reprint.Copies.one,
+    lang: Lang = None,
     root: Root = Path("."),
     options: BuildOptions = BuildOptions(),
 ) -> None:
@@ -79,9 +81,16 @@ def build(
     from cardforge.incremental import build_games
     from cardforge.util.processes import default_jobs
 
+    from cardforge.cli.translate import language_plan
+
+    plan, lang_problems = language_plan(packs, lang)
+    problems += lang_problems
+    failed = failed or bool(lang_problems)
+    results = []
     with _progress_bars(packs) as advance:
-        results = build_games(project, packs, options, force=force, jobs=jobs or default_jobs(),
-                              use_cache=not no_cache, progress=advance)
+        for code, chosen in plan.items():
+            results += build_games(project, chosen, options, force=force, jobs=jobs or default_jobs(),
+                                   use_cache=not no_cache and code is None, progress=advance, lang=code)
     for result in results:
         problems += result.diagnostics
         if result.written:
@@ -244,6 +253,7 @@ def check(
     format: Annotated[Format, typer.Option("--format", help="text for people, json for CI.")] = Format.text,
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")] = False,
     no_cache: NoCache = False,
+    lang: Lang = None,
     root: Root = Path("."),
 ) -> None:
     """Validate and cross-check game packs without writing any output.
@@ -254,7 +264,16 @@ def check(
 
     project = Project(root.resolve())
     packs, problems = project.packs(games)
-    problems += check_games(project, packs, use_cache=not no_cache)
+    from cardforge.cli.translate import language_plan
+
+    plan, lang_problems = language_plan(packs, lang or "all")
+    problems += lang_problems
+    for code, chosen in plan.items():
+        problems += check_games(project, chosen, use_cache=not no_cache, lang=code)
+    problems = list(dict.fromkeys(problems))  # `languages:` is judged by the source and by each translation alike
+    if strict:  # an untranslated or fuzzy entry is an error with --strict
+        problems = [replace(d, severity=Severity.ERROR) if d.code in ("translation-missing", "translation-fuzzy") else d
+                    for d in problems]
     _finish(problems, format, strict)
 
 
@@ -308,3 +327,6 @@ from cardforge.cli import designer as cli_designer  # noqa: E402  (new, import, 
 cli_designer.register(app)
 cli_cache.register(app)
 cli_reprint.register(app)
+from cardforge.cli import translate as cli_translate  # noqa: E402  (translate)
+
+cli_translate.register(app)

@@ -66,6 +66,7 @@ ShopName = enum.Enum("ShopName", {key.replace("-", "_"): key for key in SHOPS}, 
 
 
 Games = Annotated[Optional[list[str]], typer.Argument(help="Game pack slugs (folders of cards/); all packs when omitted.", show_default=False)]
+Lang = Annotated[Optional[str], typer.Option("--lang", metavar="LANG", help="A language of the game's game.yaml `languages:` (docs/translations.md). build: print the game in LANG (its catalog locale/LANG.po applied, cardforge's own words in LANG) into output/<game>/LANG/; check: the findings of LANG's catalog, at its lines (default for check: every language); translate: that catalog only. `all`: the source language and every translation.", show_default=False)]
 Root = Annotated[Path, typer.Option("--root", help="Project folder holding cards/, layouts/ and output/.", file_okay=False)]
 Jobs = Annotated[Optional[int], typer.Option("--jobs", "-j", help="Processes building games and outputs in parallel (default: one per core; 1: no pool).", min=1, show_default=False)]
 NoCache = Annotated[bool, typer.Option("--no-cache", help="Work every game out afresh: do not read or write output/.cache (CARDFORGE_NO_USER_CACHE=1 also turns off the user cache of parsed files and measured text; see `cardforge cache info`).")]

@@ -27,6 +27,7 @@ from cardforge.resolve.face import back_context, back_face, context, fit_face
 from cardforge.resolve.marks import face_marks
 from cardforge.sandbox import context as cardcontext
 from cardforge.util.units import MM
+from cardforge.util.i18n import gettext
 
 if TYPE_CHECKING:
     from cardforge.layout import Face, Layout, LayoutSet
@@ -50,7 +51,10 @@ class Callout:
 
 
 def field_label(game: Game, type_id: str, field: str) -> str:
-    """A field as players call it: its schema ``title``, else its almanac label, else its name."""
+    """A field as players call it: as a translation names it (``Game.field_titles``), else its
+    schema ``title``, else its almanac label, else its name."""
+    if f"{type_id}/{field}" in game.field_titles:
+        return game.field_titles[f"{type_id}/{field}"]
     title = field_schema(game, type_id, field).get("title")
     if title:
         return str(title)
@@ -244,7 +248,7 @@ def components_grid(game: Game, layouts: LayoutSet, width: float, styles) -> Tab
         backs_seen.add(key)
         layout = layouts.for_card(card)
         cells.append((CardPicture(card, game, layout, back, ctx, card_w, front=False),
-                      f"Back: {game.card_types[card.type].label}"))
+                      gettext("Back: {label}").format(label=game.card_types[card.type].label)))
     if not cells:
         return None
     per_row = max(1, int(width // (card_w + 6 * MM)))

@@ -36,6 +36,7 @@ from reportlab.platypus import Flowable
 from cardforge.documents.flow import Block, Heading, IconImages, Styles, blocks
 from cardforge.documents.sheetunits import Atom, Measure, Unit, units
 from cardforge.documents.readers import Paragraph
+from cardforge.util.i18n import gettext
 
 SIZES = [9.0, 8.75, 8.5, 8.25, 8.0, 7.75, 7.5]  # pt, largest first: a quick-reference's body is never smaller
 KEEP_LINES = 3  # body lines of its section a heading keeps with it on its panel
@@ -91,7 +92,7 @@ class Sheet:
         if key not in self._cont:
             style = self.styles.h2 if section.level <= 2 else self.styles.h3
             small = max(style.fontSize * 0.7, NOTE_FLOOR)
-            text = f"{html.escape(section.plain)} <font size='{small:.2f}'>(continued)</font>"
+            text = f"{html.escape(section.plain)} <font size='{small:.2f}'>{gettext('(continued)')}</font>"
             self._cont[key] = self.measure.atom(Heading(text, style, 9, section.plain))
         return self._cont[key]
 
@@ -307,7 +308,7 @@ class RuledLines(Flowable):
 
 def spare_panel(kind: str, styles: Styles, extra: list[Flowable] | None = None) -> list[Flowable]:
     """A spare panel's flowables: its heading, what the pack asked for, then writing lines."""
-    title = SPARE_KINDS.get(kind, "Notes")
+    title = gettext(SPARE_KINDS.get(kind, "Notes"))
     return [Heading(html.escape(title), styles.h2, 9, title)] + (extra or []) + [RuledLines(styles.base * 2.2)]
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from cardforge.model import DESIGNED_MARK as DESIGNED  # the one mark of every output, card faces included
 from cardforge.model import DESIGNED_NOTE  # noqa: F401  (the rules documents import it from here)
+from cardforge.util.i18n import _
 
 CITATION = re.compile(r"\[[RE]\d+\]")
 RULING_NOTE = "[R1] marks a ruling of this edition where the original rules leave a question open (the rulebook's About this edition lists them)"
@@ -45,8 +46,8 @@ def players(meta: dict[str, Any]) -> str:
     if low is None:
         return ""
     if low == high:
-        return f"{low} player" + ("" if low == 1 else "s")
-    return f"{low}–{high} players"
+        return (_("{n} player") if low == 1 else _("{n} players")).format(n=low)
+    return _("{low}–{high} players").format(low=low, high=high)
 
 
 def cover_facts(meta: dict[str, Any]) -> list[str]:
@@ -57,9 +58,9 @@ def cover_facts(meta: dict[str, Any]) -> list[str]:
     if meta.get("play_time"):
         t = meta["play_time"]
         span = f"{t.get('min')}–{t.get('max')}" if t.get("min") != t.get("max") else f"{t.get('min')}"
-        lines.append(designed(f"{span} minutes", t.get("provisional")))
+        lines.append(designed(_("{span} minutes").format(span=span), t.get("provisional")))
     if meta.get("ages"):
-        lines.append(designed(f"ages {meta['ages'].get('min')}+", meta["ages"].get("provisional")))
+        lines.append(designed(_("ages {age}+").format(age=meta["ages"].get("min")), meta["ages"].get("provisional")))
     return lines
 
 

@@ -39,6 +39,7 @@ from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, RULING_NOTE,
 from cardforge.documents.readers import Paragraph
 from cardforge.documents.source import Macros, table_sections
 from cardforge.util.units import MM
+from cardforge.util.i18n import _
 
 MARGIN = 14 * MM
 GAP = 6 * MM
@@ -54,9 +55,9 @@ def _config(game: Game) -> dict:
 def helper_markdown(game: Game) -> str:
     """The helper sheet's text, as Markdown built from the game data via the rules macros."""
     m = Macros(game)
-    parts = [f"## Your turn\n\n{m.turn_sequence()}"]
+    parts = [f"## {_('Your turn')}\n\n{m.turn_sequence()}"]
     if m.icon_legend():  # no heading over an empty legend
-        parts.append(f"## Icons\n\n{m.icon_legend()}")
+        parts.append(f"## {_('Icons')}\n\n{m.icon_legend()}")
     tables = _config(game).get("tables", list((game.data.get("tables") or {}).keys()))
     sections = table_sections(game, "sheet")
     for table_id in tables:
@@ -66,7 +67,7 @@ def helper_markdown(game: Game) -> str:
             text = f"{marker}\n**{sections[table_id]}**\n\n{rest}"
         parts.append(text)
     if game.data.get("end"):
-        parts.append(f"## End of the game\n\n{m.game_end()}")
+        parts.append(f"## {_('End of the game')}\n\n{m.game_end()}")
     return "\n\n".join(parts)
 
 
@@ -110,7 +111,7 @@ class _Doc(BaseDocTemplate):
             self.almanac_page = self.page
 
     def _footer(self, canvas, doc) -> None:
-        page_footer(canvas, self.pagesize[0], MARGIN, f"{self.game.title} · reference", doc.page, size=7)
+        page_footer(canvas, self.pagesize[0], MARGIN, f"{self.game.title} · {_('reference')}", doc.page, size=7)
 
 
 def helper_copies(game: Game) -> int:
@@ -125,13 +126,13 @@ def _helper_text(game: Game) -> tuple[str, str, str]:
     paper and the fonts (see :func:`_fit_key`)."""
     notes = []
     if helper_copies(game) == 1 and (game.meta.get("players") or {}).get("max", 1) > 1:
-        notes.append("Print one per player.")
+        notes.append(_("Print one per player."))
     if has_designed(game):
-        notes.append(DESIGNED_NOTE + ".")
+        notes.append(_(DESIGNED_NOTE) + ".")
     markdown = helper_markdown(game)
     if cites(markdown):
-        notes.append(html.escape(RULING_NOTE) + ".")
-    return f"{html.escape(game.title)} · helper sheet", " ".join(notes), markdown
+        notes.append(html.escape(_(RULING_NOTE)) + ".")
+    return f"{html.escape(game.title)} · {_('helper sheet')}", " ".join(notes), markdown
 
 
 def _helper_story(text: tuple[str, str, str], size: float, icons: IconImages, width: float) -> list:
@@ -181,7 +182,7 @@ def _fit_key(game: Game, paper: tuple[float, float], text: tuple[str, str, str])
 def odds_markdown(result: Odds) -> str:
     """An odds entry as Markdown: its summary line and its table (:func:`cardforge.almanac.odds.rows`)."""
     header, body = rows(result)
-    lines = [summary(result) + (f" {DESIGNED_NOTE}." if result.designed else ""), "",
+    lines = [summary(result) + (f" {_(DESIGNED_NOTE)}." if result.designed else ""), "",
              "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(row) + " |" for row in body]
     return "\n".join(lines)
@@ -196,7 +197,7 @@ def odds_story(game: Game, styles: Styles, icons: IconImages, width: float) -> l
     story: list = []
     for n, result in enumerate(found):
         title = result.title + (DESIGNED if result.designed else "")
-        head = [Heading(ODDS_HEADING, styles.h2, 1, ODDS_HEADING), Paragraph(ODDS_NOTE, styles.italic)] if n == 0 else []
+        head = [Heading(_(ODDS_HEADING), styles.h2, 1, _(ODDS_HEADING)), Paragraph(_(ODDS_NOTE), styles.italic)] if n == 0 else []
         story.append(KeepTogether(head + [Heading(html.escape(title), styles.h3, 2, title)]  # never a heading alone
                                   + flowables(odds_markdown(result), styles, icons, width)
                                   + [composition(result, width), Spacer(1, 3 * MM)]))
@@ -205,11 +206,11 @@ def odds_story(game: Game, styles: Styles, icons: IconImages, width: float) -> l
 
 def _almanac_story(game: Game, icons: IconImages, width: float) -> list:
     styles = Styles(8.5)
-    start = Heading("Card almanac", styles.h1, 0, "Card almanac")
+    start = Heading(_("Card almanac"), styles.h1, 0, _("Card almanac"))
     start.almanac_start = True
     story: list = [start,
-                   Paragraph("Every card of the game, by type, with its quantity."
-                             + (f" {DESIGNED_NOTE}." if has_designed(game) else ""), styles.italic)]
+                   Paragraph(_("Every card of the game, by type, with its quantity.")
+                             + (f" {_(DESIGNED_NOTE)}." if has_designed(game) else ""), styles.italic)]
     for spec in _config(game).get("charts", []):
         story += [chart(game, spec, width), Spacer(1, 3 * MM)]
     story += odds_story(game, styles, icons, width)
@@ -272,7 +273,7 @@ def render_reference(game: Game, out: Path, paper: str = "letter", memo: Memo | 
                 out_story += [NextPageTemplate("helper" if n + 1 < copies else "almanac"), PageBreak()]
             out_story += _almanac_story(game, icons, width)
             styles = Styles(8)
-            out_story += [PageBreak(), Heading("Index", styles.h1, 0, "Index")]
+            out_story += [PageBreak(), Heading(_("Index"), styles.h1, 0, _("Index"))]
             for line in index_lines(index_pages):
                 name, pages = line.rsplit(" · ", 1)
                 out_story.append(Paragraph(f"{html.escape(name)} <font color='#757575'>· {pages}</font>", styles.body))

@@ -28,6 +28,7 @@ from cardforge.documents.playertext import DESIGNED_NOTE, cover_facts, has_desig
 from cardforge.documents.readers import Paragraph
 from cardforge.documents.source import render_source
 from cardforge.util.units import MM
+from cardforge.util.i18n import _
 
 MARGIN = 20 * MM
 BODY = 10.0  # pt: the rulebook's body type
@@ -50,7 +51,7 @@ def book_markdown(game: Game) -> str:
     if markdown is None:
         raise ValueError("; ".join(d.message for d in problems))
     if not re.search(r"^# ", markdown, re.M):
-        markdown = f"# {RULES}\n\n{markdown}"
+        markdown = f"# {_(RULES)}\n\n{markdown}"
     return markdown
 
 
@@ -94,7 +95,7 @@ class _Book(BaseDocTemplate):
             self.contents_at["heading"] = self.page
 
     def _footer(self, canvas, doc) -> None:
-        page_footer(canvas, self.pagesize[0], MARGIN, f"{self.game.title} · rulebook", doc.page)
+        page_footer(canvas, self.pagesize[0], MARGIN, f"{self.game.title} · {_('rulebook')}", doc.page)
 
 
 def _cover(game: Game, styles: Styles) -> list:
@@ -105,10 +106,10 @@ def _cover(game: Game, styles: Styles) -> list:
         out.append(Paragraph(f"<i>{html.escape(meta['tagline'])}</i>", styles.subtitle))
     out += [Spacer(1, 10 * MM), Paragraph(" · ".join(lines), styles.subtitle)]
     if meta.get("designer"):
-        out.append(Paragraph(f"Designed by {html.escape(meta['designer'])}", styles.subtitle))
-    out += [Spacer(1, 30 * MM), Paragraph("Rulebook", styles.h2.clone("cover-h2", alignment=1))]
+        out.append(Paragraph(_("Designed by {designer}").format(designer=html.escape(meta["designer"])), styles.subtitle))
+    out += [Spacer(1, 30 * MM), Paragraph(_("Rulebook"), styles.h2.clone("cover-h2", alignment=1))]
     if has_designed(game):
-        out.append(Paragraph(DESIGNED_NOTE, styles.subtitle))
+        out.append(Paragraph(_(DESIGNED_NOTE), styles.subtitle))
     return out
 
 
@@ -119,11 +120,11 @@ def _pictures(game: Game, layouts: LayoutSet, styles: Styles, width: float) -> l
     out: list = []
     grid = components_grid(game, layouts, width, styles)
     if grid is not None:
-        out += [Heading(COMPONENTS, styles.h1, 0, COMPONENTS),
+        out += [Heading(_(COMPONENTS), styles.h1, 0, _(COMPONENTS)),
                 Paragraph("One card of each kind, and each card back.", styles.italic), grid]
     figures = anatomy_figures(game, layouts, width, styles)
     if figures:
-        head = [Heading(ANATOMY, styles.h1, 0, ANATOMY), Paragraph("A card of each kind, its parts numbered.", styles.italic)]
+        head = [Heading(_(ANATOMY), styles.h1, 0, _(ANATOMY)), Paragraph(_("A card of each kind, its parts numbered."), styles.italic)]
         for n, (caption, figure) in enumerate(zip(figures[::2], figures[1::2])):  # short blocks: a figure and its
             out += [KeepTogether((head if n == 0 else []) + [caption, figure]), Spacer(1, 4 * MM)]  # caption (heading)
     return out
@@ -134,18 +135,18 @@ def _appendices(game: Game, styles: Styles, icons: IconImages, width: float) -> 
     no heading, in the pages or the contents), then every card by card type."""
     out: list = []
     if game.glossary:
-        out.append(Heading(GLOSSARY, styles.h1, 0, GLOSSARY))
+        out.append(Heading(_(GLOSSARY), styles.h1, 0, _(GLOSSARY)))
     for term, spec in sorted(game.glossary.items(), key=lambda kv: kv[0].lower()):
         out.append(Paragraph(f"<b>{html.escape(term)}</b>: {html.escape(spec['definition'])}", styles.body))
     legend = [name for name, icon in game.icons.items() if icon.legend]  # the others are decorative
     if legend:
-        out.append(Heading(ICON_LEGEND, styles.h1, 0, ICON_LEGEND))
+        out.append(Heading(_(ICON_LEGEND), styles.h1, 0, _(ICON_LEGEND)))
     for name in legend:
         out.append(Paragraph(f"{icons.markup(name, styles.base * 1.3)}&nbsp;&nbsp;{html.escape(game.icons[name].label)}",
                              styles.body))
     out = [PageBreak(), *out] if out else []
-    out += [PageBreak(), Heading(EVERY_CARD, styles.h1, 0, EVERY_CARD),
-            Paragraph(EVERY_CARD_NOTE + (f" {DESIGNED_NOTE}." if has_designed(game) else ""), styles.italic)]
+    out += [PageBreak(), Heading(_(EVERY_CARD), styles.h1, 0, _(EVERY_CARD)),
+            Paragraph(_(EVERY_CARD_NOTE) + (f" {_(DESIGNED_NOTE)}." if has_designed(game) else ""), styles.italic)]
     for type_id in game.card_types:
         cards = game.cards_of(type_id)
         if not cards:
@@ -206,7 +207,7 @@ def _book(game: Game, markdown: str, size: tuple[float, float], icons: IconImage
                                  ("FONTNAME", (0, 0), (-1, -1), fonts.pdf_name("sans"))])
     toc.levelStyles = [styles.body.clone("toc0", fontName=fonts.pdf_name("sans-bold")),
                        styles.body.clone("toc1", leftIndent=12)]
-    contents = Paragraph("Contents", styles.h1)
+    contents = Paragraph(_("Contents"), styles.h1)
     contents.contents_heading = True
     story = _cover(game, styles) + [NextPageTemplate("body"), PageBreak(), contents, toc, PageBreak()]
     if layouts is not None:

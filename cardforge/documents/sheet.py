@@ -38,6 +38,7 @@ from cardforge.documents.readers import Paragraph
 from cardforge.documents.source import Macros, render_source, source_path, table_sections, table_source_line
 from cardforge.documents.tables import TableTooWide
 from cardforge.util.units import INCH, MM
+from cardforge.util.i18n import _
 
 MIN_SIZE = SIZES[-1]
 PAD = 0.09 * INCH
@@ -90,10 +91,10 @@ class _SheetDoc(BaseDocTemplate):
         self.cells_used = max(self.cells_used, (self.page - 1) * len(frames) + index + 1)
 
     def _front_marks(self, canvas, doc) -> None:
-        _marks(canvas, self.pagesize, cut=True, label=f"{self.game.title} · rules sheet · front")
+        _marks(canvas, self.pagesize, cut=True, label=f"{self.game.title} · {_('rules sheet · front')}")
 
     def _back_marks(self, canvas, doc) -> None:
-        _marks(canvas, self.pagesize, cut=False, label=f"{self.game.title} · rules sheet · back (long-edge duplex)")
+        _marks(canvas, self.pagesize, cut=False, label=f"{self.game.title} · {_('rules sheet · back (long-edge duplex)')}")
 
 
 def _marks(canvas, paper, cut: bool, label: str) -> None:
@@ -115,9 +116,9 @@ def _marks(canvas, paper, cut: bool, label: str) -> None:
     c.setFont(fonts.pdf_name("sans"), 7)
     c.setFillColor(colors.black)
     if cut:
-        steps = ["1. Cut along the solid line to get a 6.25 x 8 in double-sided sheet.",
-                 "2. Fold along the dotted lines into an accordion, the title panel on top.",
-                 "3. Fold the 6.25 x 2 in strip in half, right half under, to 3.125 x 2 in."]
+        steps = [_("1. Cut along the solid line to get a 6.25 x 8 in double-sided sheet."),
+                 _("2. Fold along the dotted lines into an accordion, the title panel on top."),
+                 _("3. Fold the 6.25 x 2 in strip in half, right half under, to 3.125 x 2 in.")]
         for i, step in enumerate(steps):
             c.drawString(x0, y0 + h + (14 - 9 * i) * 1.0 + 6 * MM, step)
     c.drawCentredString(paper[0] / 2, y0 - 8 * MM, label)
@@ -140,11 +141,11 @@ def _title(game: Game, styles: Styles) -> list:
     out.append(Spacer(1, styles.base * 0.5))
     out.append(Paragraph(" · ".join(facts), styles.subtitle))
     if meta.get("designer"):
-        out.append(Paragraph(f"by {meta['designer']}", styles.subtitle))
-    out.append(Paragraph("<b>Quick-start rules</b> (the full rules are in the rulebook)" if version == "quick-start"
-                         else "<b>Rules</b>", styles.subtitle))
+        out.append(Paragraph(_("by {designer}").format(designer=meta["designer"]), styles.subtitle))
+    out.append(Paragraph(_("<b>Quick-start rules</b> (the full rules are in the rulebook)") if version == "quick-start"
+                         else f"<b>{_('Rules')}</b>", styles.subtitle))
     if has_designed(game):
-        out.append(Paragraph(f"<font size='{max(styles.base * 0.85, NOTE_FLOOR):.2f}'>{DESIGNED_NOTE}</font>",
+        out.append(Paragraph(f"<font size='{max(styles.base * 0.85, NOTE_FLOOR):.2f}'>{_(DESIGNED_NOTE)}</font>",
                              styles.subtitle))
     out.append(FrameBreak())
     return out
@@ -156,7 +157,7 @@ def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None, s
     macros = Macros(game)
     spare_md = {"components": macros.components_list(), "turn": macros.turn_sequence()}
     if cites(markdown) or any(cites(md) for md in spare_md.values()):  # the mark explained once, fitted with the rules
-        markdown = markdown.rstrip() + f"\n\n*{RULING_NOTE}.*\n"
+        markdown = markdown.rstrip() + f"\n\n*{_(RULING_NOTE)}.*\n"
     text, panels = SPARE.sub("", markdown), len(READING_ORDER) - 1
     key = size = None
     if memo is not None:  # the size is a function of exactly these (and of cardforge's version)
@@ -204,7 +205,7 @@ def move_tables(markdown: str, moved: list[tuple[str, str]]) -> str:
     def point(m: re.Match) -> str:
         if m.group(1) not in ids:
             return m.group(0)
-        return f"*{ids[m.group(1)]}: see the helper sheet (reference.pdf).*\n"
+        return f"*{ids[m.group(1)]}: {_('see the helper sheet (reference.pdf).')}*\n"
     return TABLE_BLOCK.sub(point, markdown)
 
 

@@ -14,7 +14,8 @@ number, list and table in the rules comes from game.yaml and the card database. 
 ``icon_legend()``       every icon with its label
 ``glossary_list()``     every glossary term with its definition
 ``count(type, ...)``    how many cards of the given types (sum of quantities)
-``cards_of(type, ...)`` the cards of the given types, as dicts
+``cards_of(type, ...)`` the cards of the given types, as dicts (``source_name``: the name in the
+                        pack's source language, the same in every translation: select cards by it)
 ``icon(name)``          an inline icon token, ``{name}``
 ``n(name)``             a named number from game.yaml ``numbers.<name>`` (``{value, source}``)
 ``spare_panel(kind)``   (sheet.md) keep a panel of the rules sheet for "notes", "components" or "turn"
@@ -42,6 +43,7 @@ from cardforge.sandbox.budget import BudgetExceeded
 from cardforge.util.paths import InputFileError, read_limited, resolve_inside
 from cardforge.sandbox import TemplateFailure, environment, evaluate
 from cardforge.util.textfile import undecodable
+from cardforge.util.i18n import _
 
 SOURCES = {"rulebook": "rulebook.md", "sheet": "sheet.md"}
 STRICT = environment(strict=True)
@@ -90,13 +92,13 @@ class Macros:
             mark = DESIGNED_MARK if c.get("provisional") is True else ""  # a designed count (docs/marks.md)
             if isinstance(c.get("listed"), str):  # the pack's own wording of the line
                 return f"- {c['listed']}{mark}"
-            per = f" per {c['per']}" if c.get("per") == "player" else ""
+            per = " " + _("per player") if c.get("per") == "player" else ""
             return f"- {c['count']}{mark} {c['name']}{per}"
         printed = [item(c) for c in self.game.components if c.get("supply") is not True]
         supply = [item(c) for c in self.game.components if c.get("supply") is True]
         if not supply:
             return "\n".join(printed)
-        return "\n".join(printed + ["", "**You also need** (not printed):", ""] + supply)
+        return "\n".join(printed + ["", _("**You also need** (not printed):"), ""] + supply)
 
     def setup_steps(self) -> str:
         return "\n".join(f"{i}. {self._t(step, 'setup', i - 1)}"
@@ -146,7 +148,7 @@ class Macros:
         out = []
         for card in self.game.cards_of(*types):
             view = dict(card.data)
-            view.update(name=card.name, type=card.type, quantity=card.quantity)
+            view.update(name=card.name, type=card.type, quantity=card.quantity, source_name=card.source_name or card.name)
             out.append(view)
         return out
 
@@ -188,7 +190,7 @@ def table_sections(game: Game, kind: str = "sheet") -> dict[str, str]:
     """The heading each ``table('ID')`` call of the game's ``kind`` source stands under (ID ->
     the heading's text, Markdown marks left out); {} when the source cannot be read."""
     try:
-        text = source_path(game, kind).read_text(encoding="utf-8")
+        text = game.rules_text.get(kind) or source_path(game, kind).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return {}
     out, heading = {}, ""
@@ -214,7 +216,7 @@ def render_source(game: Game, kind: str) -> tuple[str | None, list[Diagnostic]]:
     macros = Macros(game)
     try:
         raw = read_limited(path, display=name)
-        text = raw.decode("utf-8")
+        text = game.rules_text.get(kind) or raw.decode("utf-8")  # a translated game: its translated source
         template = strict_template(text)
         return evaluate(template.render, macros.context()), []
     except InputFileError as exc:

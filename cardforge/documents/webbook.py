@@ -39,6 +39,7 @@ from cardforge.documents.flow import PARSE, TABLE_MARK
 from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, cover_facts, has_designed
 from cardforge.documents.rulebook import EVERY_CARD, EVERY_CARD_NOTE, GLOSSARY, ICON_LEGEND, book_markdown, type_heading
 from cardforge.util.markup import TOKEN
+from cardforge.util.i18n import _
 
 if TYPE_CHECKING:
     from cardforge.layout import LayoutSet
@@ -341,9 +342,9 @@ def _cover(game: Game) -> str:
         out.append(f'<p class="tagline"><em>{html.escape(meta["tagline"])}</em></p>')
     out.append(f'<p class="meta">{html.escape(" · ".join(x for x in lines if x))}</p>')
     if meta.get("designer"):
-        out.append(f'<p class="meta">Designed by {html.escape(meta["designer"])}</p>')
+        out.append(f'<p class="meta">{_("Designed by {designer}").format(designer=html.escape(meta["designer"]))}</p>')
     if has_designed(game):
-        out.append(f'<p class="meta">{html.escape(DESIGNED_NOTE)}</p>')
+        out.append(f'<p class="meta">{html.escape(_(DESIGNED_NOTE))}</p>')
     return "<header>" + "".join(out) + "</header>"
 
 
@@ -405,15 +406,15 @@ def _odds(page: _Page) -> list[str]:
     found = odds(page.game)
     if not found:
         return []
-    anchor = page.anchor(ODDS_HEADING)
-    page.contents.append((0, ODDS_HEADING, anchor))
-    out = [f'<section class="odds"><h2 id="{anchor}">{ODDS_HEADING}</h2><p class="note">{html.escape(ODDS_NOTE)}</p>']
+    anchor = page.anchor(_(ODDS_HEADING))
+    page.contents.append((0, _(ODDS_HEADING), anchor))
+    out = [f'<section class="odds"><h2 id="{anchor}">{_(ODDS_HEADING)}</h2><p class="note">{html.escape(_(ODDS_NOTE))}</p>']
     for result in found:
         title = result.title + (DESIGNED if result.designed else "")
         anchor = page.anchor(result.title, "odds-")
         page.contents.append((1, title, anchor))
         header, body = rows(result)
-        line = summary(result) + (f" {DESIGNED_NOTE}." if result.designed else "")
+        line = summary(result) + (f" {_(DESIGNED_NOTE)}." if result.designed else "")
         out.append(f'<h3 id="{anchor}">{html.escape(title)}</h3><p>{_Inline(page).text(line)}</p>')
         out.append(f'<div class="table" role="region" aria-label="{html.escape(result.title)}" tabindex="0"><table>'
                    "<thead><tr>" + "".join(f'<th scope="col">{html.escape(h)}</th>' for h in header) + "</tr></thead>"
@@ -440,28 +441,28 @@ def _appendices(page: _Page, faces: dict[str, tuple[Face, Face]]) -> list[str]:
     game = page.game
     out = []
     if game.glossary:  # an empty section prints no heading
-        anchor = page.anchor(GLOSSARY)
-        page.contents.append((0, GLOSSARY, anchor))
-        out.append(f'<section><h2 id="{anchor}">{GLOSSARY}</h2><dl class="glossary">')
+        anchor = page.anchor(_(GLOSSARY))
+        page.contents.append((0, _(GLOSSARY), anchor))
+        out.append(f'<section><h2 id="{anchor}">{_(GLOSSARY)}</h2><dl class="glossary">')
         for term, spec in sorted(game.glossary.items(), key=lambda kv: kv[0].lower()):
             page.ids.add(glossary_anchor(term))
             out.append(f'<dt id="{glossary_anchor(term)}">{html.escape(term)}</dt>'
                        f'<dd>{_Inline(page, skip=glossary_anchor(term)).text(str(spec["definition"]))}</dd>')
         out.append("</dl></section>")
     if any(icon.legend for icon in game.icons.values()):
-        anchor = page.anchor(ICON_LEGEND)
-        page.contents.append((0, ICON_LEGEND, anchor))
-        out.append(f'<section class="icons"><h2 id="{anchor}">{ICON_LEGEND}</h2><ul class="legend">')
+        anchor = page.anchor(_(ICON_LEGEND))
+        page.contents.append((0, _(ICON_LEGEND), anchor))
+        out.append(f'<section class="icons"><h2 id="{anchor}">{_(ICON_LEGEND)}</h2><ul class="legend">')
         plain = _Inline(page, link_terms=False)
         for name, icon in game.icons.items():
             if icon.legend:
                 out.append(f"<li>{plain.icon(name)} {html.escape(icon.label)}</li>")
         out.append("</ul></section>")
-    anchor = page.anchor(EVERY_CARD)
-    page.contents.append((0, EVERY_CARD, anchor))
+    anchor = page.anchor(_(EVERY_CARD))
+    page.contents.append((0, _(EVERY_CARD), anchor))
     types = [(t, ct) for t, ct in game.card_types.items() if game.cards_of(t)]
-    note = EVERY_CARD_NOTE + (f" {DESIGNED_NOTE}." if has_designed(game) else "")
-    out.append(f'<section id="almanac"><h2 id="{anchor}">{EVERY_CARD}</h2><p class="note">{html.escape(note)}</p>')
+    note = _(EVERY_CARD_NOTE) + (f" {_(DESIGNED_NOTE)}." if has_designed(game) else "")
+    out.append(f'<section id="almanac"><h2 id="{anchor}">{_(EVERY_CARD)}</h2><p class="note">{html.escape(note)}</p>')
     out.append('<form class="finder" role="search" hidden><label for="q">Find a card</label>'
                '<input id="q" type="search" autocomplete="off" placeholder="name, text or icon">'
                '<label for="type">Card type</label><select id="type"><option value="">every type</option>'
@@ -593,9 +594,9 @@ def _components(page: _Page, layouts: LayoutSet, faces: dict) -> list[str]:
         shown.append((faces[card.id][1], f"Back: {game.card_types[card.type].label}", f"{card.name}, back"))
     if not shown:
         return []
-    anchor = page.anchor(COMPONENTS)
-    page.contents.append((0, COMPONENTS, anchor))
-    out = [f'<section class="components"><h2 id="{anchor}">{COMPONENTS}</h2><div class="faces">']
+    anchor = page.anchor(_(COMPONENTS))
+    page.contents.append((0, _(COMPONENTS), anchor))
+    out = [f'<section class="components"><h2 id="{anchor}">{_(COMPONENTS)}</h2><div class="faces">']
     for face, caption, alt in shown:
         out.append(f'<figure><img src="{face.uri}" width="{face.width}" height="{face.height}" alt="{html.escape(alt)}" '
                    f'loading="lazy" style="border-radius:{face.radius}"><figcaption>{html.escape(caption)}</figcaption>'
@@ -613,9 +614,9 @@ def _anatomy(page: _Page, layouts: LayoutSet) -> list[str]:
     pictures = anatomy_pictures(page.game, layouts)
     if not pictures:
         return []
-    anchor = page.anchor(ANATOMY)
-    page.contents.append((0, ANATOMY, anchor))
-    out = [f'<section class="anatomy"><h2 id="{anchor}">{ANATOMY}</h2>']
+    anchor = page.anchor(_(ANATOMY))
+    page.contents.append((0, _(ANATOMY), anchor))
+    out = [f'<section class="anatomy"><h2 id="{anchor}">{_(ANATOMY)}</h2>']
     for picture in pictures:
         items = "".join(f"<li>{html.escape(c.label)}</li>" for c in picture.callouts)
         out.append(f'<figure class="anatomy-figure"><img src="{picture.uri}" width="{picture.width}" '
@@ -641,7 +642,7 @@ def render_rulebook_html(game: Game, layouts: LayoutSet, out: Path, memo: Memo |
     body += _odds(page)
     body += _appendices(page, faces)
     symbols = "".join(_symbol(name, game.icons[name].svg, game.icons[name].color) for name in sorted(page.icons_used))
-    contents = ['<nav id="contents" aria-labelledby="contents-title"><h2 id="contents-title">Contents</h2><ol>']
+    contents = [f'<nav id="contents" aria-labelledby="contents-title"><h2 id="contents-title">{_("Contents")}</h2><ol>']
     open_sub = False
     for level, text, anchor in page.contents:
         if level == 0:
@@ -661,10 +662,10 @@ def render_rulebook_html(game: Game, layouts: LayoutSet, out: Path, memo: Memo |
     policy = (f"default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'; "
               "base-uri 'none'; form-action 'none'")
     document = "".join([
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">',
+        f'<!doctype html>\n<html lang="{html.escape((game.language or "en").replace("_", "-"))}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f'<meta http-equiv="Content-Security-Policy" content="{policy}">',
-        f"<title>{html.escape(game.title)}: rulebook</title>",
+        f"<title>{html.escape(game.title)}: {_('rulebook')}</title>",
         '<meta name="generator" content="cardforge">',
         f"<style>{STYLE}</style></head><body>",
         f'<svg class="sprite" aria-hidden="true" style="position:absolute;width:0;height:0;overflow:hidden">'

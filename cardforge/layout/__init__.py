@@ -9,6 +9,7 @@ and returns a :class:`Layout` per card type. Rendering only draws what is resolv
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -207,6 +208,9 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
         result.origins[name] = origin
         layout, layout_problems = _resolve(name, merged, origin, sizes, source, result.fonts)
         problems += layout_problems
+        if layout and game.layout_text:  # a translated game: the words its layouts print, in its language
+            layout = dataclasses.replace(layout, front=_worded(layout.front, game.layout_text),
+                                         back=_worded(layout.back, game.layout_text))
         if layout:
             result.named[name] = layout
         if layout and name in game.card_types:
@@ -233,7 +237,7 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
     for back_id, face in (data.get("backs") or {}).items():
         resolved, face_problems = resolve_face(face, source, ("backs", back_id), fonts=result.fonts)
         problems += face_problems
-        result.backs[back_id] = resolved
+        result.backs[back_id] = _worded(resolved, game.layout_text)
     for type_id, card_type in game.card_types.items():
         if type_id not in result.by_type and type_id in raw:
             continue  # reported while resolving
@@ -256,6 +260,15 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
             problems.append(diag("layout-missing", f"card type {type_id!r} uses the back {back!r}, which {source.file} does not define under `backs:`",
                                  file=source.file, line=1))
     return (None if any(d.severity >= 2 for d in problems) else result), problems
+
+
+def _worded(face: Face | None, words: dict[str, str]) -> Face | None:
+    """``face`` with each element's ``template`` that ``words`` translates replaced (a
+    translated game's layout text, :attr:`cardforge.model.Game.layout_text`)."""
+    if face is None or not words or not any(el.template in words for el in face.elements):
+        return face
+    return dataclasses.replace(face, elements=tuple(dataclasses.replace(el, template=words[el.template])
+                                                    if el.template in words else el for el in face.elements))
 
 
 def _resolve(name: str, merged: dict, origin: dict, sizes: dict, source: Source, fonts: dict[str, str]

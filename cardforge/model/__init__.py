@@ -44,6 +44,7 @@ class Card:
     quantity: int
     data: dict[str, Any]
     source: Source
+    source_name: str | None = None  # in a translated game: the card's name in the pack's source language
 
     @property
     def id(self) -> str:
@@ -153,6 +154,16 @@ class Game:
     unread: dict[str, str] = field(default_factory=dict)
     fonts: dict[str, PackFont] = field(default_factory=dict)  # game.yaml fonts:, by name
     misshapen: set[str] = field(default_factory=set)  # ids of the cards that break their schema (cardforge.validation.cards)
+    # a translated game (cardforge.sources.catalogs): the language it prints in (None: the pack's
+    # source language), its rules sources as translated (kind -> Markdown with jinja2) and the
+    # pack's own words for cardforge's fixed words (English -> translation), the titles of card
+    # fields the card anatomy prints ("type/field" -> title) and the text its layouts print
+    # (a text element's template -> its translation)
+    language: str | None = None
+    rules_text: dict[str, str] = field(default_factory=dict)
+    fixed_words: dict[str, str] = field(default_factory=dict)
+    field_titles: dict[str, str] = field(default_factory=dict)
+    layout_text: dict[str, str] = field(default_factory=dict)
 
     @property
     def title(self) -> str:

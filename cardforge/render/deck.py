@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
+from cardforge.util.i18n import gettext
 
 if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOptions alone stays light
     from reportlab.pdfgen.canvas import Canvas
@@ -169,7 +170,7 @@ def plan(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Unit]:
             batch = cards[start:start + sheet.per_sheet]
             sheet_no += 1
             marked = any(may_mark(card.data, layouts.for_card(card)) for card in batch)
-            note = f" · {DESIGNED_NOTE}" if marked else ""  # once on each sheet whose fronts print a †
+            note = f" · {gettext(DESIGNED_NOTE)}" if marked else ""  # once on each sheet whose fronts print a †
             units.append(Unit(key, len(batch), sides, batch=batch, sheet=sheet,
                               label=f"{game.title} · deck · sheet {sheet_no} of {sheets_total}{note}"))
     return units
@@ -210,7 +211,7 @@ class _Drawer:
             turn = "duplex" if options.sides == "both" else "turn"
             from cardforge.model import DESIGNED_NOTE
 
-            label = unit.label.replace(f" · {DESIGNED_NOTE}", "") if sides else unit.label  # the note once
+            label = unit.label.replace(f" · {gettext(DESIGNED_NOTE)}", "") if sides else unit.label  # the note once
             sides.append((False, f"{label} · backs ({options.flip}-edge {turn})"))
         for front, label in sides:
             c.setPageSize(unit.sheet.paper)

@@ -138,6 +138,14 @@ CODES: dict[str, Code] = _codes(
     Code("mark-missing", "marks", W, "the rules sheet or rulebook prints a designed card value (a card's provisional field) without its †"),
     Code("question-unanswered", "questions", W, "a question of QUESTIONS.md has no answer, or its answer is not in print (a ruling \"About this edition\" does not list, words the named rules source or card does not print)"),
     Code("rules-markdown-hazard", "rules-compiler", E, 'a rules line continuing a paragraph would print as a list item or heading ("1 + 1" over "• 2 + 2 Gold")'),
+    # translations: a pack's locale/<lang>.po catalogs (cardforge translate, build --lang, check --lang)
+    Code("language-unknown", "translations", E, "game.yaml `languages:` lists a code Babel (CLDR) knows no language by"),
+    Code("po-invalid", "translations", E, "a pack's locale/<lang>.po does not parse, is not UTF-8 or cannot be read"),
+    Code("translation-missing", "translations", W, "a language of the pack has no catalog, or an entry of its catalog is untranslated (the source text prints; an error with --strict)"),
+    Code("translation-fuzzy", "translations", W, "an entry of a catalog is marked fuzzy: its source changed since it was translated, or a translator doubts it (the source text prints; an error with --strict)"),
+    Code("translation-token", "translations", E, "a translation drops or adds an icon token ({speed}), a markup tag (**, *) or a jinja expression of its source"),
+    Code("translation-name", "translations", W, "a translation cites a card or glossary term by a name that is not that language's name of any card or term"),
+    Code("translation-number", "translations", W, "a translation prints other numbers than its source"),
     # new: scaffolding a game pack (cardforge new)
     Code("slug-invalid", "new", E, "a new game pack's name is not a valid folder name"),
     Code("pack-exists", "new", E, "cardforge new would overwrite an existing game pack or layout"),
