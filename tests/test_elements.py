@@ -3,6 +3,8 @@ docs/layout.md's key tables say what the declarations say, a key of another kind
 at its line, and a line or polygon given by points needs no box."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pdfplumber
 import pytest
 
@@ -162,3 +164,36 @@ def test_a_star_points_count_given_as_corners_in_an_extending_layout_is_located(
     bad = [(d["line"], d["message"]) for d in found if d["code"] == "layout-invalid"]
     assert code == 1 and len(bad) == 1 and bad[0][0] == _line_of(root, "badge: {points:")
     assert bad[0][1].startswith("element 'badge': points: [[") and "is not of type 'integer'" in bad[0][1]
+
+
+def _an_element(node) -> bool:
+    """Whether ``node`` names an element, as the package names them: ``el``, ``element``, ``x.element``."""
+    import ast
+
+    return (isinstance(node, ast.Name) and node.id in ("el", "element", "elem")) or (
+        isinstance(node, ast.Attribute) and node.attr == "element")
+
+
+def test_no_module_outside_the_kinds_chooses_an_element_by_its_kind_name():
+    """Checks, marks and documents ask a kind what it can do (``kind_of(el).shows``,
+    ``.ground``, ``.badge``, ``.sets_text`` ...), never compare ``.kind`` with a kind's name:
+    a new kind with the same capability is then treated the same without editing them."""
+    import ast
+
+    from cardforge.elements import KINDS
+
+    package = Path(__file__).resolve().parents[1] / "cardforge"
+    found = []
+    for path in package.rglob("*.py"):
+        if path.parent.name == "elements":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Compare):
+                continue
+            sides = [node.left, *node.comparators]
+            if not any(isinstance(s, ast.Attribute) and s.attr == "kind" and _an_element(s.value) for s in sides):
+                continue  # a text run's or a table's own kind ("icon", "text") is not an element's
+            names = {c.value for s in sides for c in ast.walk(s) if isinstance(c, ast.Constant)}
+            if names & set(KINDS):
+                found.append(f"{path.relative_to(package)}:{node.lineno}")
+    assert not found, found

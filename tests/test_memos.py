@@ -79,3 +79,31 @@ def test_cache_info_lists_the_memos_with_their_limits(tmp_path):
     memos = info.stdout.split("in-memory memos", 1)[1].splitlines()[2:]
     rows = {line.split()[0]: line.split()[1] for line in memos if line.strip()}
     assert rows == {m.name: f"{m.limit:,}" for m in registry.MEMOS}
+
+
+def test_a_per_object_memo_lets_go_of_an_entry_with_its_object():
+    """A schema validator made again for each edit of a long serve leaves no entry (and no
+    validator) behind once it is collected; the schema's key is still worked out once per
+    validator."""
+    import gc
+    import weakref
+
+    from jsonschema import Draft202012Validator
+
+    from cardforge.validation import _SCHEMA_KEYS, _schema_key
+
+    before = len(_SCHEMA_KEYS)
+    kept = []
+    for n in range(20):
+        validator = Draft202012Validator({"type": "object", "title": f"card type {n}"})
+        assert _schema_key(validator) == _schema_key(validator) is not None
+        kept.append(weakref.ref(validator))
+        del validator
+    gc.collect()
+    assert all(ref() is None for ref in kept)  # the memo held none of them alive
+    assert len(_SCHEMA_KEYS) <= before
+    memo = Memo("test-objects", 4, "an object", "nothing").per_object()
+    holders = [{"plain": n} for n in range(6)]  # a dict takes no weak reference: kept, to the limit
+    for n, obj in enumerate(holders):
+        memo.keep(obj, n)
+    assert len(memo) == 4 and memo.find(holders[5]) == 5 and memo.find(holders[0]) is None

@@ -74,10 +74,7 @@ def test_no_panel_is_blank(sheets, slug):
     assert len(undeclared) <= 2, f"{slug}: {len(undeclared)} panels left for notes"
 
 
-@pytest.mark.parametrize("slug", [pytest.param(s, marks=pytest.mark.xfail(
-    reason="known regression, open under issue 32: Gateway's sheet, laid out again with room kept free after its "
-           "flow ran past the last panel, cuts the Infamy tokens row", strict=False)) if s == "gateway" else s
-    for s in SLUGS])
+@pytest.mark.parametrize("slug", SLUGS)
 def test_every_table_row_is_whole_on_one_panel_with_unbroken_words(all_built, sheets, slug):
     from cardforge.documents.sheet import compile_sheet, move_tables
 
@@ -176,6 +173,24 @@ def test_declared_spare_panels_print_their_content_without_a_warning(tmp_path):
     found = panels(root / "output" / "mini" / "rules.pdf")
     assert found[-1].text.startswith("Components")
     assert sum(p.text == "Notes" for p in found) == 13
+
+
+def test_a_panel_left_under_half_full_is_reported_with_its_section(tmp_path):
+    """A short first section, then a section whose table fits a panel only on its own: the
+    table is not cut to fill the first panel, and the build says which panel is left under
+    half full and the section it starts in."""
+    root = make_project(tmp_path, "mini", source=REPO / "tests" / "fixtures" / "project")
+    rows = "\n".join(f"| step {i} | an effect long enough to take two lines of its column, row {i} |" for i in range(5))
+    (root / "cards" / "mini" / "sheet.md").write_text(
+        "## Goal\n\n" + "Win the game before the others do. " * 4 + "\n\n## Steps\n\n| Step | Effect |\n|---|---|\n"
+        + rows + "\n\n## After\n\nThe next player goes on.\n")
+    result = run_cli("build", "mini", "--root", str(root))
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert re.search(r"warning\[rules-underfill\].*panel 2 \(Goal\) is \d+ % full, under half", said), said
+    found = panels(root / "output" / "mini" / "rules.pdf")
+    assert "Goal" in found[1].text and "step" not in found[1].text
+    assert [n for n, p in enumerate(found) if "step 0" in p.text] == [n for n, p in enumerate(found) if "step 4" in p.text]
 
 
 def test_the_build_reports_the_type_size(tmp_path):

@@ -14,6 +14,7 @@ shortcut: clearing it changes no output, only how soon it comes.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -52,6 +53,36 @@ class Bounded(OrderedDict):
             self.popitem(last=False)
 
 
+class PerObject(Bounded):
+    """A :class:`Bounded` dict of what was worked out for an object (by its identity) that
+    lets go of an entry as soon as its object is collected: a new object of the same kind
+    made for each edit of a long ``serve`` (a card type's schema validator) then leaves
+    nothing behind. An object that takes no weak reference is kept alive with its entry
+    (its id must stay its own), until the entry is dropped past the limit."""
+
+    def find(self, obj: Any) -> Any:
+        """What was kept for ``obj``, or None."""
+        found = self.get(id(obj))
+        if found is None:
+            return None
+        held, value = found
+        return value if (held() if isinstance(held, weakref.ref) else held) is obj else None
+
+    def keep(self, obj: Any, value: Any) -> None:
+        """Keep ``value`` for ``obj``."""
+        key = id(obj)
+        try:
+            held = weakref.ref(obj, lambda ref, key=key: self._gone(key, ref))
+        except TypeError:  # no weak reference to it (a dict): held strongly
+            held = obj
+        self[key] = (held, value)
+
+    def _gone(self, key: int, ref) -> None:
+        found = dict.get(self, key)
+        if found is not None and found[0] is ref:
+            self.pop(key, None)
+
+
 @dataclass(frozen=True, eq=False)
 class Memo:
     """One in-memory memo of one process.
@@ -76,6 +107,12 @@ class Memo:
     def mapping(self) -> Bounded:
         """A dict of at most :attr:`limit` entries, emptied with the others by :func:`clear`."""
         kept = Bounded(self.limit)
+        self._held.append(kept)
+        return kept
+
+    def per_object(self) -> PerObject:
+        """A :class:`PerObject` memo of at most :attr:`limit` entries, emptied with the others."""
+        kept = PerObject(self.limit)
         self._held.append(kept)
         return kept
 

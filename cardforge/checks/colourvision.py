@@ -127,7 +127,7 @@ def _suits(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             continue
         field = fields.pop()
         shown = any((kind_of(el).sets_text and field in printed_fields(el))
-                    or (el.kind == "icon" and field in {a or b for a, b in CARD_FIELD.findall(el.icon or "")})
+                    or field in kind_of(el).shows(el)
                     for el in face.elements)
         if shown:
             continue  # an icon or a word says the suit too

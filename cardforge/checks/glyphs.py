@@ -156,7 +156,7 @@ def _icon_elements(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             sides.append((back, lambda: common.back(card, game)))
         for face, context in sides:
             for el in face.elements:
-                if el.kind != "icon" or not el.icon:
+                if not kind_of(el).whole_icons:
                     continue
                 try:
                     ctx = context()

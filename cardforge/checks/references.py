@@ -30,6 +30,7 @@ from typing import Any
 from cardforge.sandbox import results as checkresults
 from cardforge.checks.common import card_texts
 from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.util.markup import TOKEN
 from cardforge.model import Game, Source
@@ -64,9 +65,9 @@ def _printed(game: Game, layouts: LayoutSet | None, card) -> set[str] | None:
     fields: set[str] = set()
     for face in (layout.front, layout.back):
         for el in face.elements if face is not None else ():
-            if el.kind == "table":
+            if kind_of(el).has_rows:
                 return None
-            if el.kind == "text":
+            if kind_of(el).sets_text:
                 fields |= {el.field} if el.field else {a or b for a, b in CARD_FIELD.findall(el.template or "")}
     card_type = game.card_types.get(card.type)
     schema = card_type.schema if card_type is not None else None

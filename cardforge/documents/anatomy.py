@@ -20,7 +20,7 @@ from reportlab.platypus import Flowable, Table, TableStyle
 
 from cardforge.almanac.display import field_schema, formats
 from cardforge.elements import kind_of
-from cardforge.elements.text import CARD_FIELD, printed_fields
+from cardforge.elements.text import printed_fields
 from cardforge.model import Card, Game
 from cardforge.render import fonts
 from cardforge.resolve.face import back_context, back_face, context, fit_face
@@ -86,9 +86,9 @@ def _printed(face: Face | None, ctx: dict, game: Game) -> dict[str, list[Box]]:
             if card.get(name) not in (None, ""):
                 out.setdefault(name, []).append(fitted.box)
     for el in face.elements:
-        if el.kind == "icon" and el.icon and cardcontext.holds(el.when, ctx) and not kind_of(el).sets_text:
-            for a, b in CARD_FIELD.findall(el.icon):
-                name = a or b
+        shown = kind_of(el).shows(el)
+        if shown and cardcontext.holds(el.when, ctx):
+            for name in sorted(shown):
                 if card.get(name) not in (None, ""):
                     out.setdefault(name, []).append(el.box)
     return out

@@ -34,15 +34,15 @@ from reportlab.lib import colors
 from reportlab.platypus import Flowable
 
 from cardforge.documents.flow import Block, Heading, IconImages, Styles, blocks
-from cardforge.documents.sheetunits import Atom, Measure, Unit, units
-from cardforge.documents.readers import Paragraph
+from cardforge.documents.sheetunits import Atom, Joins, Measure, Unit, joined, units
 from cardforge.util.i18n import gettext
 
 SIZES = [9.0, 8.75, 8.5, 8.25, 8.0, 7.75, 7.5]  # pt, largest first: a quick-reference's body is never smaller
 KEEP_LINES = 3  # body lines of its section a heading keeps with it on its panel
 SPARE_KINDS = {"notes": "Notes", "components": "Components", "turn": "Turn summary"}
 PANEL_MARK = "<!-- panel: {} -->"
-CONTINUED_FILL = 0.55  # least fill of every panel but the last (its last line's space after included: ink half full)
+CONTINUED_FILL = 0.5  # least fill of every panel but the last (as its frame places it: ink half full)
+AIM_FILL = 0.55  # the fill aimed at, after CONTINUED_FILL: a margin over half full
 SPARE_COST = 0.6  # a panel the rules leave for notes weighs as one this share empty
 NOTE_FLOOR = 6.5  # pt: nothing a player reads on the sheet is smaller (notes, "(continued)")
 
@@ -63,6 +63,7 @@ class Plan:
     section: str = ""  # when the text does not fit: the first section past the last panel
     spare_too_tall: str = ""  # when a spare panel does not fit: its kind, and the panels it would need
     spare_need: int = 0
+    under: int = 0  # text panels but the last under CONTINUED_FILL full
 
 
 class Sheet:
@@ -73,16 +74,24 @@ class Sheet:
         self.styles = styles
         self.measure = measure
         self.room = room
-        self.heights = [sum(a.height for a in u.atoms) for u in found]
         self._cont: dict[int, Atom] = {}
+        # each unit's height as a frame places it after the unit before (spaces overlapped, see
+        # Measure.run), and the share of that its first atom's space before takes
+        self.heights, self.lead = [], []
+        after = None
+        for unit in found:
+            self.heights.append(Measure.run(unit.atoms, after) + unit.atoms[-1].space_after)
+            self.lead.append(max(unit.atoms[0].space_before - after, 0.0) if after is not None else 0.0)
+            after = unit.atoms[-1].space_after
         # prefix sums: unit heights, and the header height of each table where its rows begin
         self.tables = [next((a.table for a in u.atoms if a.table is not None), None) for u in found]
+        self.joins = Joins(found, measure)
         self.sums, self.heads = [0.0], [0.0]
         for k, unit in enumerate(found):
             self.sums.append(self.sums[-1] + self.heights[k])
             starts = self.tables[k] is not None and (k == 0 or self.tables[k - 1] is not self.tables[k])
             self.heads.append(self.heads[-1] + (self.tables[k].header_height if starts else 0.0))
-        self.under = self.table_cuts = 0  # panels but the last under CONTINUED_FILL full, tables cut: the last balance
+        self.under = self.table_cuts = self.under_aim = 0  # of the last balance: see flaws()
         self.allowed = self.whole_sections()
         self.keep_with_heading()
         self.keep_whole_tables()
@@ -97,15 +106,14 @@ class Sheet:
         return self._cont[key]
 
     def height(self, i: int, j: int) -> float:
-        """Height (pt) of units i..j-1 on one panel, with a continued heading and table header."""
+        """Height (pt) units i..j-1 take on one panel, with a continued heading and table header,
+        as the panel's frame places them (:meth:`Measure.run`): what must fit the room."""
         first = self.units[i]
-        h = self.sums[j] - self.sums[i]
-        lead = first.atoms[0]
+        h = self.sums[j] - self.sums[i] - self.lead[i] - self.units[j - 1].atoms[-1].space_after
         if not first.opens and first.section is not None:
             cont = self.continuation(first.section)
-            h += cont.height - cont.space_before
-        else:
-            h -= lead.space_before
+            h += Measure.run([cont]) + cont.space_after + max(first.atoms[0].space_before - cont.space_after, 0.0)
+        h += self.joins.correction(i, j)  # a paragraph's sentence runs on one panel print joined
         h += self.heads[j] - self.heads[i]  # each table whose rows begin here prints its header
         if i > 0 and self.tables[i] is not None and self.tables[i] is self.tables[i - 1]:
             h += self.tables[i].header_height  # a table continued from the panel before repeats it
@@ -124,8 +132,9 @@ class Sheet:
 
     def keep_whole_tables(self) -> None:
         """No panel starts inside a table that fits one panel with what must print before it on
-        the same panel (its caption, and its heading with the lines kept under it); a table
-        that cannot splits between rows, its header repeated."""
+        the same panel (its caption, and its heading with the lines kept under it), or alone on
+        a panel under its section's continued heading (then its heading keeps only the lines
+        before the table); a table that cannot splits between rows, its header repeated."""
         n, a = len(self.units), 0
         while a < n:
             b = a + 1
@@ -133,9 +142,12 @@ class Sheet:
                 while b < n and self.tables[b] is self.tables[a]:
                     b += 1
                 start = next(k for k in range(a, -1, -1) if self.allowed[k])
-                if self.height(start, b) <= self.room:
+                alone = self.height(a, b) <= self.room  # on a panel of its own, under its continued heading
+                if self.height(start, b) <= self.room or alone:
                     for k in range(a + 1, b):
                         self.allowed[k] = False
+                    if self.height(start, b) > self.room:  # whole beats a heading's three lines (kept: one)
+                        self.allowed[a] = True
             a = b
 
     def keep_with_heading(self) -> None:
@@ -148,11 +160,6 @@ class Sheet:
                 head = unit.atoms[0].height if len(unit.atoms) > 1 else 0.0
             elif start is not None and self.height(start, k) - head < keep:
                 self.allowed[k] = False
-
-    def cut_allowed(self, i: int, j: int) -> bool:
-        """Whether a panel holding units i..j-1 may end at j: not inside a short section or a
-        table that fits a panel, nor right after a heading."""
-        return j >= len(self.units) or self.allowed[j]
 
     def greedy(self) -> int | None:
         """Panels needed when each is filled to the brim; None if a unit alone is too tall."""
@@ -188,7 +195,7 @@ class Sheet:
 
     def balance(self, panels: int) -> list[tuple[int, int]] | None:
         """Cut the units into at most ``panels`` runs: first the fewest panels (but the last)
-        under :data:`CONTINUED_FILL` full, then the least squared empty space plus cut penalties,
+        under :data:`CONTINUED_FILL` full, then under :data:`AIM_FILL`, then the least squared empty space plus cut penalties,
         each panel left over for notes counted as one :data:`SPARE_COST` empty (dynamic
         programming); None when no cut keeps the rules."""
         n = len(self.units)
@@ -199,9 +206,9 @@ class Sheet:
                 h = self.height(i, j)
                 if h > self.room:
                     break
-                if not self.cut_allowed(i, j):
+                if j < n and not self.allowed[j]:  # inside a short section or a table that fits a panel
                     continue
-                under = int(j < n and h < self.room * CONTINUED_FILL)
+                under = (1000 * (h < self.room * CONTINUED_FILL) + (h < self.room * AIM_FILL)) * (j < n)
                 cost[(i, j)] = (under, (self.room - h) ** 2 + (self.units[j].cut_before if j < n else 0.0))
         inf = (math.inf, math.inf)
         best = [[inf] * (n + 1) for _ in range(k_max + 1)]
@@ -221,7 +228,7 @@ class Sheet:
             return None
         spare = (self.room * SPARE_COST) ** 2  # a panel left for notes costs as much as one this share empty
         k = min(found, key=lambda k: (best[k][n][0], best[k][n][1] + (k_max - k) * spare))
-        self.under = best[k][n][0]
+        self.under, self.under_aim = divmod(best[k][n][0], 1000)
         cuts, j = [], n
         for kk in range(k, 0, -1):
             i = back[kk][j]
@@ -231,9 +238,10 @@ class Sheet:
                               and self.tables[i] is self.tables[i - 1])
         return list(reversed(cuts))
 
-    def flaws(self) -> tuple[int, int]:
-        """(panels but the last under-filled, tables cut) of the last :meth:`balance`."""
-        return self.under, self.table_cuts
+    def flaws(self) -> tuple[int, int, int]:
+        """(panels but the last under half full, tables cut, panels under :data:`AIM_FILL`) of
+        the last :meth:`balance`."""
+        return self.under, self.table_cuts, self.under_aim
 
     def panel(self, i: int, j: int) -> list[Flowable]:
         """The flowables of units i..j-1 on one panel."""
@@ -254,12 +262,7 @@ class Sheet:
 
         def join() -> None:
             if pieces:
-                para, first, last = pieces[0].para, pieces[0], pieces[-1]
-                style = para.style.clone(f"{para.style.name}-joined",
-                                         spaceBefore=first.flowable.style.spaceBefore,
-                                         spaceAfter=last.flowable.style.spaceAfter)
-                out.append(Paragraph(" ".join(a.flowable.text for a in pieces), style,
-                                     bulletText=para.bulletText if first.piece == 0 else None))
+                out.append(joined(pieces))
                 pieces.clear()
 
         for unit in self.units[i:j]:
@@ -338,7 +341,8 @@ def compose(markdown: str, spares: list[str], panels: int, width: float, room: f
 
     def _spare_heights(size: float) -> dict[str, float]:
         styles = Styles(size)
-        return {kind: sum(Measure(width).atom(f).height for f in spare_panel(kind, styles, _spare_flow(kind, styles))[:-1])
+        measure = Measure(width)
+        return {kind: Measure.run([measure.atom(f) for f in spare_panel(kind, styles, _spare_flow(kind, styles))[:-1]])
                 for kind in spares}
 
     def _spares_fit(size: float) -> bool:
@@ -394,4 +398,4 @@ def compose(markdown: str, spares: list[str], panels: int, width: float, room: f
         out.append(spare_panel("notes", styles))
     for kind in spares:
         out.append(spare_panel(kind, styles, _spare_flow(kind, styles)))
-    return Plan(chosen, out, True, len(cuts), list(spares), undeclared, fill, sections)
+    return Plan(chosen, out, True, len(cuts), list(spares), undeclared, fill, sections, under=sheet.flaws()[0])

@@ -32,6 +32,7 @@ from cardforge.render.sheet import PAPER_MM
 from cardforge.documents.compose import NOTE_FLOOR, SIZES, SPARE_KINDS, Plan, compose
 from cardforge.documents.flow import IconImages, Styles
 from cardforge.documents.memo import Memo
+from cardforge.documents.sheetunits import Measure
 from cardforge.documents.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
 from cardforge.documents.playertext import DESIGNED_NOTE, RULING_NOTE, cites, designed, has_designed, players
 from cardforge.documents.readers import Paragraph
@@ -42,8 +43,11 @@ from cardforge.util.i18n import _
 
 MIN_SIZE = SIZES[-1]
 PAD = 0.09 * INCH
-ROOM_SLACK = 1.0  # pt kept free at the foot of each panel, against rounding
-SLACKS = (ROOM_SLACK, 4.0, 8.0, 12.0)  # pt kept free, tried in turn when the flow disagrees with the plan
+ROOM = CELL[1] - 2 * PAD  # pt: the height of a panel's text
+WIDTH = CELL[0] - 2 * PAD  # pt: the width of a panel's text
+# the title panel, largest first: the game's name, and the space above it and above its facts, in body sizes
+TITLE_SCALES = ((2.3, 0.6, 0.5), (2.1, 0.3, 0.3), (1.9, 0.0, 0.2), (1.7, 0.0, 0.0), (1.5, 0.0, 0.0))
+UNDERFILL = 0.5  # a text panel but the last less full than this is reported (rules-underfill)
 SPARE = re.compile(r"<!-- panel: (\w+) -->")
 
 
@@ -56,6 +60,11 @@ class SheetFit:
     fits: bool
     plan: Plan | None = None
     moved: list[tuple[str, str]] = field(default_factory=list)  # (table id, its name) moved to the helper sheet
+
+
+def _is_break(flowable) -> bool:
+    """Whether ``flowable`` is platypus's FrameBreak (an action flowable, not a class of its own)."""
+    return (getattr(flowable, "action", None) or ("",))[0] == "frameEnd"
 
 
 def _origin(paper: tuple[float, float]) -> tuple[float, float]:
@@ -85,10 +94,16 @@ class _SheetDoc(BaseDocTemplate):
         back = PageTemplate("back", frames=_frames("back", paper), onPage=self._back_marks, autoNextPageTemplate="back")
         self.addPageTemplates([front, back])
 
+        self.ends: list[int] = [-1]  # per panel (the title's first): the cell its last line went on (from 0)
+
     def afterFlowable(self, flowable) -> None:
+        if _is_break(flowable):
+            self.ends.append(-1)
+            return
         frames = self.pageTemplate.frames
         index = frames.index(self.frame) if self.frame in frames else 0
-        self.cells_used = max(self.cells_used, (self.page - 1) * len(frames) + index + 1)
+        self.ends[-1] = (self.page - 1) * len(frames) + index
+        self.cells_used = max(self.cells_used, self.ends[-1] + 1)
 
     def _front_marks(self, canvas, doc) -> None:
         _marks(canvas, self.pagesize, cut=True, label=f"{self.game.title} · {_('rules sheet · front')}")
@@ -125,7 +140,21 @@ def _marks(canvas, paper, cut: bool, label: str) -> None:
     c.restoreState()
 
 
-def _title(game: Game, styles: Styles) -> list:
+def _title(game: Game, size: float) -> list:
+    """The title panel's flowables at body ``size`` (pt): the game's name at the largest of
+    :data:`TITLE_SCALES` at which the panel holds it all, measured as its frame places it
+    (:meth:`~cardforge.documents.sheetunits.Measure.run`)."""
+    for scale, above, gap in TITLE_SCALES:
+        styles = Styles(size)
+        styles.title.fontSize, styles.title.leading = size * scale, size * (scale + 0.3)
+        story = _title_at(game, styles, above, gap)
+        measure = Measure(WIDTH)
+        if Measure.run([measure.atom(f) for f in story if not _is_break(f)]) <= ROOM:
+            break
+    return story
+
+
+def _title_at(game: Game, styles: Styles, above: float, gap: float) -> list:
     meta = game.meta
     facts = [players(meta)]
     if meta.get("ages"):
@@ -135,10 +164,10 @@ def _title(game: Game, styles: Styles) -> list:
         facts.append(designed(f"{t.get('min')}–{t.get('max')} min" if t.get("min") != t.get("max")
                               else f"{t.get('min')} min", t.get("provisional")))
     version = (game.data.get("rules_sheet") or {}).get("version", "full")
-    out = [Spacer(1, styles.base * 0.6), Paragraph(game.title, styles.title)]
+    out = [Spacer(1, styles.base * above), Paragraph(game.title, styles.title)]
     if meta.get("tagline"):
         out.append(Paragraph(f"<i>{meta['tagline']}</i>", styles.subtitle))
-    out.append(Spacer(1, styles.base * 0.5))
+    out.append(Spacer(1, styles.base * gap))
     out.append(Paragraph(" · ".join(facts), styles.subtitle))
     if meta.get("designer"):
         out.append(Paragraph(_("by {designer}").format(designer=meta["designer"]), styles.subtitle))
@@ -151,8 +180,8 @@ def _title(game: Game, styles: Styles) -> list:
     return out
 
 
-def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None, slack: float = ROOM_SLACK) -> Plan:
-    width, room = CELL[0] - 2 * PAD, CELL[1] - 2 * PAD - slack
+def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None) -> Plan:
+    width, room = WIDTH, ROOM
     spares = SPARE.findall(markdown)
     macros = Macros(game)
     spare_md = {"components": macros.components_list(), "turn": macros.turn_sequence()}
@@ -210,9 +239,7 @@ def move_tables(markdown: str, moved: list[tuple[str, str]]) -> str:
 
 
 def _story(game: Game, plan: Plan) -> list:
-    styles = Styles(plan.size)
-    styles.title.fontSize, styles.title.leading = plan.size * 2.3, plan.size * 2.6
-    story = _title(game, styles)
+    story = _title(game, plan.size)
     for n, panel in enumerate(plan.panels):
         story += panel
         if n + 1 < len(plan.panels):
@@ -220,10 +247,13 @@ def _story(game: Game, plan: Plan) -> list:
     return story
 
 
-def _build(game: Game, plan: Plan, paper: tuple[float, float], target) -> int:
+def _build(game: Game, plan: Plan, paper: tuple[float, float], target) -> int | None:
+    """Lay the planned panels out on their cells. Returns None when each panel kept to its own
+    cell, else the first panel whose text ran into the next cell (0 the title panel, ``n`` the
+    plan's ``panels[n - 1]``)."""
     doc = _SheetDoc(target, paper, game)
     doc.build(_story(game, plan))
-    return doc.cells_used
+    return next((panel for panel, cell in enumerate(doc.ends) if cell > panel), None)
 
 
 def fit_sheet(game: Game, markdown: str, paper: str = "letter") -> SheetFit:
@@ -231,6 +261,11 @@ def fit_sheet(game: Game, markdown: str, paper: str = "letter") -> SheetFit:
     with tempfile.TemporaryDirectory() as tmp:
         plan = _plan(game, markdown, Path(tmp))
     return _fit(plan)
+
+
+def _under(plan: Plan) -> int:
+    """How many text panels but the last are less than :data:`UNDERFILL` full."""
+    return sum(full < UNDERFILL for full in plan.fill[:-1])
 
 
 def _fit(plan: Plan) -> SheetFit:
@@ -289,36 +324,51 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
         return None, problems
     where = dict(file=display_path(source_path(game, "sheet")), line=1)
     with tempfile.TemporaryDirectory() as tmp:
-        for slack in SLACKS:  # a plan whose flow runs past the last panel is made again with more room kept free
-            try:
-                plan = _plan(game, markdown, Path(tmp), memo, slack)
-            except TableTooWide as exc:
-                file, line = table_source_line(game, "sheet", exc.name)
-                return None, problems + [diag("rules-table-too-wide", f"{exc} (a panel is 3.125 in wide)", file=file,
-                                              line=line, hint="fewer columns, shorter words, or move the table to the rulebook")]
-            moved: list[tuple[str, str]] = []
-            for table in movable(game, markdown) if not plan.fits else []:
-                moved.append(table)  # reference material to the helper sheet rather than smaller type
-                plan = _plan(game, move_tables(markdown, moved), Path(tmp), memo, slack)
-                if plan.fits:
-                    break
-            fit = _fit(plan)
-            fit.moved = moved
-            if not plan.fits:
-                if plan.too_tall:
-                    problems.append(diag("rules-overflow", f"the rules sheet of {game.slug}: a block is taller than a "
-                                         f"panel at {MIN_SIZE:g} pt: \"{plan.too_tall}…\"", **where,
-                                         hint="split it into shorter paragraphs"))
-                    return fit, problems
-                problems.append(_overflow(game, plan, where))
-                return fit, problems
-            if out is None or _build(game, plan, tuple(v * MM for v in PAPER_MM[paper]), str(out)) <= len(READING_ORDER):
+        try:
+            plan = _plan(game, markdown, Path(tmp), memo)
+        except TableTooWide as exc:
+            file, line = table_source_line(game, "sheet", exc.name)
+            return None, problems + [diag("rules-table-too-wide", f"{exc} (a panel is 3.125 in wide)", file=file,
+                                          line=line, hint="fewer columns, shorter words, or move the table to the rulebook")]
+        moved: list[tuple[str, str]] = []
+        for table in movable(game, markdown) if not plan.fits else []:
+            moved.append(table)  # reference material to the helper sheet rather than smaller type
+            plan = _plan(game, move_tables(markdown, moved), Path(tmp), memo)
+            if plan.fits:
                 break
-        else:
-            problems.append(diag("rules-overflow", f"the rules sheet of {game.slug} does not fit: laid out, its rules "
-                                 f"run past the last panel even with {SLACKS[-1]:g} pt kept free at each panel's foot",
-                                 **where, hint="condense sheet.md, or move a section to rulebook.md (the sheet can point to it)"))
+        more = list(moved)  # a larger type size fills a short first section's panel: more on the helper sheet
+        for table in [t for t in movable(game, markdown) if t not in moved] if plan.fits and _under(plan) else []:
+            more.append(table)
+            trial = _plan(game, move_tables(markdown, more), Path(tmp), memo)
+            if trial.fits and _under(trial) < _under(plan):  # fewer panels under half full
+                moved, plan = list(more), trial
+                if not _under(plan):
+                    break
+        fit = _fit(plan)
+        fit.moved = moved
+        if not plan.fits:
+            if plan.too_tall:
+                problems.append(diag("rules-overflow", f"the rules sheet of {game.slug}: a block is taller than a "
+                                     f"panel at {MIN_SIZE:g} pt: \"{plan.too_tall}…\"", **where,
+                                     hint="split it into shorter paragraphs"))
+                return fit, problems
+            problems.append(_overflow(game, plan, where))
             return fit, problems
+        ran = _build(game, plan, tuple(v * MM for v in PAPER_MM[paper]), str(out)) if out is not None else None
+        if ran is not None:  # the plan measures as the panels' frames place text: a disagreement is a fault
+            what = "the title panel" if ran == 0 else f"panel {ran + 1} ({plan.sections[ran - 1] or 'untitled'})" \
+                if ran <= len(plan.sections) else f"panel {ran + 1} (a spare panel)"
+            problems.append(diag("rules-overflow", f"the rules sheet of {game.slug}: laid out, {what} runs into the "
+                                 "next panel", **where,
+                                 hint="condense that section of sheet.md, or move it to rulebook.md"))
+            fit.fits = False
+            return fit, problems
+        for k, full in enumerate(plan.fill[:-1]):
+            if full < UNDERFILL:
+                problems.append(diag("rules-underfill", f"rules.pdf of {game.slug}: panel {k + 2} "
+                                     f"({plan.sections[k] or 'untitled'}) is {full * 100:.0f} % full, under half",
+                                     **where, hint="a shorter or longer section before it, or a table the helper "
+                                                   "sheet prints (reference.tables in game.yaml), lets the panels balance"))
         fill = ", ".join(f"{f * 100:.0f}" for f in plan.fill)
         asked = f" + {len(plan.spare)} spare as sheet.md asks" if plan.spare else ""
         room = (f"; {plan.undeclared_spare} panel{'s' if plan.undeclared_spare != 1 else ''} the rules do not need "

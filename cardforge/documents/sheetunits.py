@@ -27,10 +27,13 @@ LONG = 0.4  # a paragraph taller than this share of a panel may break between it
 
 @dataclass
 class Atom:
-    """One printed piece: a flowable, or row ``row`` of ``table``; ``height`` with its spacing (pt)."""
+    """One printed piece: a flowable, or row ``row`` of ``table``; ``height`` with its spacing (pt),
+    ``space_before`` and ``space_after`` the spacing in it (a frame overlaps the space after one
+    flowable with the space before the next: see :meth:`Measure.run`)."""
 
     height: float
     space_before: float = 0.0
+    space_after: float = 0.0
     flowable: Flowable | None = None
     table: TableModel | None = None
     row: int = -1
@@ -60,7 +63,22 @@ class Measure:
     def atom(self, flowable: Flowable, kind: str = "") -> Atom:
         _, h = flowable.wrap(self.width, 10_000)
         before, after = flowable.getSpaceBefore(), flowable.getSpaceAfter()
-        return Atom(h + before + after, before, flowable, kind=kind)
+        return Atom(h + before + after, before, after, flowable, kind=kind)
+
+    @staticmethod
+    def run(atoms: list[Atom], after: float | None = None) -> float:
+        """Height (pt) ``atoms`` take in a platypus frame one after the other, measured the way
+        :meth:`reportlab.platypus.Frame.add` places them (``overlapAttachedSpace``: the space
+        between two flowables is the larger of the one's space after and the other's space
+        before; nothing before the first at a frame's top; the last one's space after needs no
+        room). ``after``: the space after a flowable printed above the first atom, or None
+        when the first atom starts the frame."""
+        h = 0.0
+        for atom in atoms:
+            core = atom.height - atom.space_before - atom.space_after
+            h += core + atom.space_after + (max(atom.space_before - after, 0.0) if after is not None else 0.0)
+            after = atom.space_after
+        return h - (after or 0.0)
 
 
 def sentences(markup: str) -> list[str]:
@@ -103,6 +121,12 @@ def _pieces(block: Block, measure: Measure, room: float) -> list[Atom]:
     return atoms
 
 
+def _row(model: TableModel, i: int) -> Atom:
+    """Row ``i`` of a table (the table's space after with its last row)."""
+    after = model.space_after if i == len(model.row_heights) - 1 else 0.0
+    return Atom(model.row_heights[i] + after, 0.0, after, table=model, row=i, kind="row")
+
+
 def units(found: list[Block], measure: Measure, room: float = 10_000) -> list[Unit]:
     """The sheet's :class:`Unit` s from its blocks."""
     out: list[Unit] = []
@@ -135,15 +159,13 @@ def units(found: list[Block], measure: Measure, room: float = 10_000) -> list[Un
             model = block.table
             whole = model.header_height + sum(model.row_heights) + model.space_after
             if 0 < len(model.row_heights) <= SHORT_TABLE and whole <= room * LONG * 1.5:  # a short table stays whole
-                emit([Atom(h + (model.space_after if i == len(model.row_heights) - 1 else 0.0), table=model, row=i,
-                           kind="row") for i, h in enumerate(model.row_heights)], "table-start")
+                emit([_row(model, i) for i in range(len(model.row_heights))], "table-start")
                 continue
-            for i, h in enumerate(model.row_heights):
-                atom = Atom(h + (model.space_after if i == len(model.row_heights) - 1 else 0.0),
-                            table=model, row=i, kind="row")
-                emit([atom], "row" if i else "table-start")
+            for i in range(len(model.row_heights)):
+                emit([_row(model, i)], "row" if i else "table-start")
             if not model.row_heights:  # a header without rows
-                emit([Atom(model.header_height + model.space_after, table=model, row=-1, kind="row")], "table-start")
+                emit([Atom(model.header_height + model.space_after, 0.0, model.space_after, table=model, row=-1,
+                           kind="row")], "table-start")
             continue
         if block.glue:
             pending.append(measure.atom(block.flowable, block.kind))
@@ -153,3 +175,63 @@ def units(found: list[Block], measure: Measure, room: float = 10_000) -> list[Un
     if pending:
         out.append(Unit(pending, section, opens, 0.0 if opens else CUT_IN_SECTION))
     return out
+
+
+def joined(pieces: list[Atom]) -> Paragraph:
+    """Sentence runs of one paragraph that print on one panel, as one paragraph again (the
+    first run's space before, the last one's space after, the bullet if the first run has it)."""
+    para, first, last = pieces[0].para, pieces[0], pieces[-1]
+    style = para.style.clone(f"{para.style.name}-joined", spaceBefore=first.flowable.style.spaceBefore,
+                             spaceAfter=last.flowable.style.spaceAfter)
+    return Paragraph(" ".join(a.flowable.text for a in pieces), style,
+                     bulletText=para.bulletText if first.piece == 0 else None)
+
+
+class Joins:
+    """How much less height (pt, zero or negative) a paragraph's sentence runs take when a
+    panel holds several of them, which print :func:`joined`: the correction to the sum of
+    their heights, so that a panel's measure is the height its frame gives it."""
+
+    def __init__(self, found: list[Unit], measure: Measure):
+        self.width = measure.width
+        self.piece = [next((a for a in u.atoms if a.para is not None), None) for u in found]
+        self.first: dict[int, int] = {}
+        self.last: dict[int, int] = {}
+        for k, atom in enumerate(self.piece):
+            if atom is not None:
+                self.first.setdefault(id(atom.para), k)
+                self.last[id(atom.para)] = k
+        self._runs: dict[tuple[int, int], float] = {}
+        self.sums = [0.0]  # the correction of each paragraph printed whole, counted at its last run
+        for k, atom in enumerate(self.piece):
+            whole = atom is not None and k == self.last[id(atom.para)]
+            self.sums.append(self.sums[-1] + (self.run(self.first[id(atom.para)], k) if whole else 0.0))
+
+    def run(self, a: int, b: int) -> float:
+        """The correction for the runs in units a..b (inclusive) of one paragraph printed together."""
+        if a == b:
+            return 0.0
+        if (a, b) not in self._runs:
+            atoms = self.piece[a:b + 1]
+            _, h = joined(atoms).wrap(self.width, 10_000)
+            self._runs[a, b] = h - sum(x.height - x.space_before - x.space_after for x in atoms)
+        return self._runs[a, b]
+
+    def correction(self, i: int, j: int) -> float:
+        """The correction for a panel holding units i..j-1."""
+        c = self.sums[j] - self.sums[i]
+        seen = set()
+        for k in (i, j - 1):  # a paragraph cut at the panel's top or foot: only its runs on the panel
+            atom = self.piece[k]
+            if atom is None or id(atom.para) in seen:
+                continue
+            p = id(atom.para)
+            seen.add(p)
+            first, last = self.first[p], self.last[p]
+            a, b = max(i, first), min(j - 1, last)
+            if (a, b) == (first, last):
+                continue
+            if i <= last < j:
+                c -= self.run(first, last)
+            c += self.run(a, b)
+        return c

@@ -190,7 +190,12 @@ class Kind:
     ``keeps_safe`` (must stay in the safe area), ``allows_flat`` (a box of 0 height or width
     draws something), ``has_rows`` (rows from card data: the table fit check), ``art``
     (draws an image file: the image checks), ``covers`` (the version mark keeps off its box;
-    a kind that ``sets_text`` is kept off by its fitted ink). ``element``: the class of its
+    a kind that ``sets_text`` is kept off by its fitted ink), ``shows(el)`` the card fields it
+    shows other than as set text (an icon named from a field: the designed marks, the
+    colour-vision check), ``ground(el)`` the flat fill it paints over its whole box (what a
+    mark on it is inked against), ``badge(el)`` whether it is a shape a printed value may sit
+    in (the designed mark goes beside it), ``whole_icons`` (draws each of its ``icons`` on its
+    own, a text icon in the bold face of its font: the glyph check). ``element``: the class of its
     elements, :class:`Element` or a frozen subclass holding the fields only this kind has. Which of its fields hold
     templates, and what each gives, its keys say (:attr:`Key.holds`, :attr:`templates`).
     """
@@ -212,6 +217,10 @@ class Kind:
     has_rows: bool = False
     art: bool = False
     covers: bool = False
+    shows: Callable[[Element], set[str]] = lambda el: set()
+    ground: Callable[[Element], str | None] = lambda el: None
+    badge: Callable[[Element], bool] = lambda el: False
+    whole_icons: bool = False
     element: type = Element  # its elements' class: Element, or a subclass adding the kind's own fields
     module: str = field(default="", compare=False)
 

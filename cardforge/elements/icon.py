@@ -17,6 +17,13 @@ def _icons(el: Element, ctx: dict[str, Any]) -> set[str]:
     return {memo.rendered(el.icon, ctx)} if el.icon else set()
 
 
+def _shows(el: Element) -> set[str]:
+    """The card fields its ``icon:`` template names (the icon a card's value picks)."""
+    from cardforge.elements.text import CARD_FIELD
+
+    return {a or b for a, b in CARD_FIELD.findall(el.icon or "")}
+
+
 def _icons_vary(el: Element) -> bool:
     return bool(el.style.icon_color) or "{{" in (el.icon or "") or "{%" in (el.icon or "")
 
@@ -27,4 +34,5 @@ KIND = register(Kind(
           ICON_COLOR,
           Key("font", FONT.schema, FONT.default, "the typeface of a text icon (its bold face prints it)", FONT.unit,
               attr=None)),
-    draw=_draw, icons=_icons, icons_vary=_icons_vary, covers=True))
+    draw=_draw, icons=_icons, icons_vary=_icons_vary, covers=True, shows=_shows, badge=lambda el: True,
+    whole_icons=True))

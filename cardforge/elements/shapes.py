@@ -61,7 +61,8 @@ def _place(raw: dict[str, Any]) -> dict[str, Any]:
 PAINT = (FILL, STROKE, STROKE_WIDTH)
 register(Kind("rect", "a rectangle (`fill`, `stroke`, `radius`), for panels, art frames and stripes; a fill reaching "
                       "the trim runs on into the bleed",
-              keys=PAINT + (RADIUS, DASH, OPACITY), draw=_drawer("rect")))
+              keys=PAINT + (RADIUS, DASH, OPACITY), draw=_drawer("rect"), ground=lambda el: el.fill,
+              badge=lambda el: el.radius > 0))
 
 register(Kind(
     "line", "from the box's top-left to its bottom-right corner (a 0 height draws a rule, a 0 width a vertical one), "

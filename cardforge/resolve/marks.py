@@ -82,17 +82,14 @@ def provenance(printed: set[str], designed: set[str]) -> str:
     return "all" if shown == printed else "mixed"
 
 
-def _icon_fields(el) -> set[str]:
-    return {a or b for a, b in CARD_FIELD.findall(el.icon or "")}
-
-
 def printed_values(face: Face, ctx: dict[str, Any], game: Game) -> set[str]:
     """The card fields the front ``face`` prints for the card of ``ctx`` (fields it has)."""
     card = ctx.get("card") or {}
     fields = {name for f in fit_face(face, ctx, game) for name in printed_fields(f.element)}
     for el in face.elements:
-        if el.kind == "icon" and el.icon and cardcontext.holds(el.when, ctx):
-            fields |= _icon_fields(el)
+        shown = kind_of(el).shows(el)
+        if shown and cardcontext.holds(el.when, ctx):
+            fields |= shown
     return {name for name in fields if card.get(name) not in (None, "")}
 
 
@@ -106,7 +103,7 @@ def may_mark(card_data: dict[str, Any], layout: Layout) -> bool:
     for el in layout.front.elements:
         if kind_of(el).sets_text and printed_fields(el) & designed:
             return True
-        if el.kind == "icon" and _icon_fields(el) & designed:
+        if kind_of(el).shows(el) & designed:
             return True
     return bool(border_fields(layout.front, {"card": card_data}) & designed)
 
@@ -129,10 +126,11 @@ def _ink(face: Face, ctx: dict[str, Any], box: Box) -> str:
     cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
     ground = face.background
     for el in face.elements:
-        if el.kind == "rect" and el.fill and cardcontext.holds(el.when, ctx):
+        fill = kind_of(el).ground(el)
+        if fill and cardcontext.holds(el.when, ctx):
             x, y, w, h = el.box
             if x <= cx <= x + w and y <= cy <= y + h:
-                ground = el.fill
+                ground = fill
     try:
         shade = _luminance(cardcontext.rendered(ground, ctx)) if ground else None
     except Exception:  # a colour template that fails is reported by the checks; the mark stays dark
@@ -148,9 +146,7 @@ def _badge(face: Face, ctx: dict[str, Any], fitted: Fitted, area: float) -> Box 
     if fitted.element.radius > 0 and fitted.element.fill and w * h < BADGE_SHARE * area:
         best = fitted.box
     for el in face.elements:
-        if el.name == fitted.element.name or el.kind not in ("rect", "icon") or not cardcontext.holds(el.when, ctx):
-            continue
-        if el.kind == "rect" and el.radius <= 0:
+        if el.name == fitted.element.name or not kind_of(el).badge(el) or not cardcontext.holds(el.when, ctx):
             continue
         bx, by, bw, bh = el.box
         if bw * bh < BADGE_SHARE * area and bx <= cx <= bx + bw and by <= cy <= by + bh:

@@ -130,6 +130,7 @@ CODES: dict[str, Code] = _codes(
     Code("checks-skipped", "load", I, "checks not run because a file they read could not be read or used (a card file, errata.yaml, the layouts, a rules source)"),
     Code("rules-table-too-wide", "rules-compiler", E, "a rules table's unbreakable words are wider than its column or panel (names the table and its line)"),
     Code("rules-sheet-fit", "rules-compiler", I, "the type size and panel fill of the accordion rules sheet (printed by `build`)"),
+    Code("rules-underfill", "rules-compiler", W, "a panel of the accordion rules sheet other than the last is under half full (names the panel and the section it starts in)"),
     Code("rules-internal-text", "rules-compiler", W, "printed rules text speaks to the pack's maintainers (the seed, ERRATA.md, provisional, a raw field name)"),
     Code("odds-invalid", "rules-compiler", E, "an odds: entry in game.yaml cannot be worked out (unknown stack, a test naming an unknown field, more draws than cards)"),
     Code("chart-too-many-series", "rules-compiler", E, "a composition chart has more series than colours that stay apart in grey"),

@@ -68,15 +68,16 @@ def _digest(kind: str, *values: Any) -> str | None:
         return None
 
 
-_SCHEMA_KEYS: dict[int, tuple[object, str | None]] = SCHEMA_KEYS.mapping()  # id(validator) -> (validator, its schema's pickle digest)
+_SCHEMA_KEYS = SCHEMA_KEYS.per_object()  # validator -> its schema's pickle digest, let go with the validator
 
 
 def _schema_key(validator: Draft202012Validator) -> str | None:
-    known = _SCHEMA_KEYS.get(id(validator))
-    if known is not None and known[0] is validator:
-        return known[1]
+    known = _SCHEMA_KEYS.find(validator)
+    if known is not None:
+        return known
     digest = _digest("schema", type(validator).__module__, type(validator).__qualname__, validator.schema)
-    _SCHEMA_KEYS[id(validator)] = (validator, digest)
+    if digest is not None:
+        _SCHEMA_KEYS.keep(validator, digest)
     return digest
 
 
