@@ -78,6 +78,7 @@ WORDS: dict[str, tuple[str, str, str]] = {
     "{n} players": ("{n} jugadores", "{n} joueurs", "{n} Spieler"),
     "{low}–{high} players": ("{low}–{high} jugadores", "{low} à {high} joueurs", "{low}–{high} Spieler"),
     "{span} minutes": ("{span} minutos", "{span} minutes", "{span} Minuten"),
+    "{span} min": ("{span} min", "{span} min", "{span} Min."),
     "ages {age}+": ("desde {age} años", "dès {age} ans", "ab {age} Jahren"),
     "rules sheet · front": ("hoja de reglas · anverso", "feuille de règles · recto", "Regelblatt · Vorderseite"),
     "rules sheet · back (long-edge duplex)": ("hoja de reglas · reverso (dúplex por el borde largo)",

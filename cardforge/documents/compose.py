@@ -3,9 +3,8 @@
 The rendered ``sheet.md`` is cut into *units*, the pieces a panel never splits: a
 paragraph, a list item, one table row; a heading, a table's caption and a paragraph that
 ends in a colon are glued to the unit after them, so a heading is never the last line of a
-panel. Units are dealt into the panels (3.125 x 2 in cells, in
-:data:`~cardforge.documents.fold.READING_ORDER` after the title cell) whole, so no sentence runs
-from one panel to the next, let alone from one side of the sheet to the other:
+panel. Units are dealt into the panels (3.125 x 2 in cells, in :data:`~cardforge.documents.fold.READING_ORDER`
+after the title cell) whole, so no sentence runs from one panel to the next, or across the sheet:
 
 * a panel that continues a section starts with the section's heading and "(continued)",
   as the *Gate* seed's own sheet gives every panel its heading;

@@ -50,15 +50,16 @@ def players(meta: dict[str, Any]) -> str:
     return _("{low}–{high} players").format(low=low, high=high)
 
 
-def cover_facts(meta: dict[str, Any]) -> list[str]:
-    """The facts the rulebook's cover gives (PDF and web page alike), from game.yaml's ``game:``:
-    the players, the play time ("20–30 minutes") and the youngest age ("ages 10+"), each
-    marked designed where the pack says it is provisional."""
+def cover_facts(meta: dict[str, Any], short: bool = False) -> list[str]:
+    """The facts a cover gives (the rulebook's, PDF and web page alike, and the rules sheet's
+    title panel, ``short``), from game.yaml's ``game:``: the players, the play time ("20–30
+    minutes", short "20–30 min") and the youngest age ("ages 10+"), in the game's language,
+    each marked designed where the pack says it is provisional."""
     lines = [players(meta)]
     if meta.get("play_time"):
         t = meta["play_time"]
         span = f"{t.get('min')}–{t.get('max')}" if t.get("min") != t.get("max") else f"{t.get('min')}"
-        lines.append(designed(_("{span} minutes").format(span=span), t.get("provisional")))
+        lines.append(designed((_("{span} min") if short else _("{span} minutes")).format(span=span), t.get("provisional")))
     if meta.get("ages"):
         lines.append(designed(_("ages {age}+").format(age=meta["ages"].get("min")), meta["ages"].get("provisional")))
     return lines

@@ -34,7 +34,7 @@ from cardforge.documents.flow import IconImages, Styles
 from cardforge.documents.memo import Memo
 from cardforge.documents.sheetunits import Measure
 from cardforge.documents.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
-from cardforge.documents.playertext import DESIGNED_NOTE, RULING_NOTE, cites, designed, has_designed, players
+from cardforge.documents.playertext import DESIGNED_NOTE, RULING_NOTE, cites, cover_facts, has_designed
 from cardforge.documents.readers import Paragraph
 from cardforge.documents.source import Macros, render_source, source_path, table_sections, table_source_line
 from cardforge.documents.tables import TableTooWide
@@ -156,13 +156,7 @@ def _title(game: Game, size: float) -> list:
 
 def _title_at(game: Game, styles: Styles, above: float, gap: float) -> list:
     meta = game.meta
-    facts = [players(meta)]
-    if meta.get("ages"):
-        facts.append(designed(f"ages {meta['ages'].get('min')}+", meta["ages"].get("provisional")))
-    if meta.get("play_time"):
-        t = meta["play_time"]
-        facts.append(designed(f"{t.get('min')}–{t.get('max')} min" if t.get("min") != t.get("max")
-                              else f"{t.get('min')} min", t.get("provisional")))
+    facts = cover_facts(meta, short=True)
     version = (game.data.get("rules_sheet") or {}).get("version", "full")
     out = [Spacer(1, styles.base * above), Paragraph(game.title, styles.title)]
     if meta.get("tagline"):
