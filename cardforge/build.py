@@ -17,7 +17,9 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from cardforge.util.diagnostics import Diagnostic, diag, display_path, has_errors
+from cardforge.util.diagnostics import (ICON_FILE, IMAGE_MISSING, LAYOUT_INVALID, PACK_MISSING, RULES_TABLE_TOO_WIDE,
+                                        TEMPLATE_BUDGET, TEMPLATE_INVALID, WRITE_FAILED, Diagnostic, diag,
+                                        display_path, has_errors)
 from cardforge.util.i18n import speaking
 from cardforge.render.deck import DeckOptions
 
@@ -51,7 +53,7 @@ class Project:
         found = find_packs(self.cards)
         if not slugs:
             if not found:
-                return [], [diag("pack-missing", f"no game packs (folders with game.yaml) in {display_path(self.cards)}",
+                return [], [diag(PACK_MISSING, f"no game packs (folders with game.yaml) in {display_path(self.cards)}",
                                  file=display_path(self.cards))]
             return found, []
         by_slug = {p.name: p for p in found}
@@ -62,7 +64,7 @@ class Project:
             else:
                 from cardforge.util.suggest import did_you_mean
 
-                problems.append(diag("pack-missing", f"no game pack named {slug!r} in {display_path(self.cards)}",
+                problems.append(diag(PACK_MISSING, f"no game pack named {slug!r} in {display_path(self.cards)}",
                                      hint=did_you_mean(slug, by_slug) or f"game packs: {', '.join(by_slug) or 'none'}"))
         return packs, problems
 
@@ -190,7 +192,7 @@ def drafted(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     from cardforge.util.diagnostics import Severity
 
     return [replace(d, severity=Severity.WARNING, message=d.message + " (draft: a placeholder prints in its place)")
-            if d.code == "image-missing" and d.severity is Severity.ERROR else d for d in diagnostics]
+            if d.code == IMAGE_MISSING and d.severity is Severity.ERROR else d for d in diagnostics]
 
 
 def options_from(paper: str = "letter", orientation: str = "auto", flip: str = "long", gutter: float | None = None,
@@ -304,7 +306,7 @@ def _table_errors(game, kind: str):
         file, line = table_source_line(game, kind, exc.name)
         if kind == "reference" or line == 1 and exc.name in (game.data.get("tables") or {}):
             file, line = game.source.file, game.source.line("tables", exc.name)
-        raise RenderError([diag("rules-table-too-wide", str(exc), file=file, line=line)]) from exc
+        raise RenderError([diag(RULES_TABLE_TOO_WIDE, str(exc), file=file, line=line)]) from exc
 
 
 def _print_shop(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
@@ -356,9 +358,9 @@ def failure(exc: Exception, game: Game) -> Diagnostic:
     from cardforge.render.icons import IconError
     from cardforge.sandbox import TemplateFailure
 
-    code = ("write-failed" if isinstance(exc, OSError) else "icon-file" if isinstance(exc, IconError)
-            else "template-invalid" if isinstance(exc, TemplateFailure)
-            else "template-budget" if isinstance(exc, BudgetExceeded) else "layout-invalid")
+    code = (WRITE_FAILED if isinstance(exc, OSError) else ICON_FILE if isinstance(exc, IconError)
+            else TEMPLATE_INVALID if isinstance(exc, TemplateFailure)
+            else TEMPLATE_BUDGET if isinstance(exc, BudgetExceeded) else LAYOUT_INVALID)
     where = {}
     if isinstance(exc, IconError):
         name = next((n for n, icon in game.icons.items() if icon.svg == exc.svg), None)

@@ -25,7 +25,7 @@ from cardforge.build import (BuildOptions, BuildResult, BuildSettings, Compiled,
 from cardforge.cache import Entry, Store, artefact_key, load_digests, pack_inputs, same_content, save_digests
 from cardforge.cache.registry import ARTEFACTS, DECK_PAGES, DIGESTS, RULES_MEMO
 from cardforge import workers
-from cardforge.util.diagnostics import Diagnostic, Severity, has_errors
+from cardforge.util.diagnostics import BUILD_FORCED, Diagnostic, Severity, has_errors
 from cardforge.staging import (OutputError, build_lock, discard, forced, leftovers, place, placing_failed, prepare,
                                stale_exports, staging_folder)
 
@@ -274,7 +274,7 @@ class _Game:
                 self.locks.enter_context(build_lock(target))
             self.staging = staging_folder(target)
         except OutputError as exc:
-            kept = [d for d in self.diagnostics if d.code != "build-forced"]
+            kept = [d for d in self.diagnostics if d.code != BUILD_FORCED]
             self.result = BuildResult(self.slug, [], kept + [exc.diagnostic])
             return False
         return True
@@ -295,7 +295,7 @@ class _Game:
         if self.errors is not None:
             if self.staging:
                 discard(self.staging)
-            kept = [d for d in self.diagnostics if d.code != "build-forced"]
+            kept = [d for d in self.diagnostics if d.code != BUILD_FORCED]
             return BuildResult(self.slug, [], kept + self.errors)
         target = self.target
         current = []
@@ -320,7 +320,7 @@ class _Game:
             written = place(self.staging, target) if self.staging else []
         except OSError as exc:
             discard(self.staging)
-            kept = [d for d in self.diagnostics if d.code != "build-forced"]
+            kept = [d for d in self.diagnostics if d.code != BUILD_FORCED]
             return BuildResult(self.slug, [], kept + [placing_failed(self.slug, target, exc)])
         if "deck.pdf" in self.names and self.store is not None:
             self.record()

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cardforge.build import Compiled, Project, compile_game
-from cardforge.util.diagnostics import Diagnostic, diag, display_path
+from cardforge.util.diagnostics import BUILD_RECORD_MISSING, REVISION_INVALID, Diagnostic, diag, display_path
 
 ADDED, REMOVED, CHANGED, RESTYLED = "added", "removed", "changed", "prints differently"
 
@@ -85,7 +85,7 @@ def _git(args: list[str], cwd: Path, rev: str) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(["git", *args], cwd=cwd, capture_output=True, check=False)
     except FileNotFoundError as exc:
-        raise RevisionError(diag("revision-invalid", f"cannot read revision {rev!r}: git is not installed",
+        raise RevisionError(diag(REVISION_INVALID, f"cannot read revision {rev!r}: git is not installed",
                                  hint="install git, or compare with the last build: `cardforge diff GAME`")) from exc
 
 
@@ -95,14 +95,14 @@ def resolve_revision(project: Project, rev: str) -> tuple[Path, str, str]:
     the project is in no repository or the revision is unknown."""
     found = _git(["rev-parse", "--show-toplevel"], project.root, rev)
     if found.returncode != 0:
-        raise RevisionError(diag("revision-invalid", f"cannot read revision {rev!r}: {display_path(project.root)} "
+        raise RevisionError(diag(REVISION_INVALID, f"cannot read revision {rev!r}: {display_path(project.root)} "
                                  "is not in a git repository",
                                  hint="`git init` and commit the project to compare with revisions, or compare with "
                                       "the last build: `cardforge diff GAME`"))
     top = Path(found.stdout.decode().strip()).resolve()
     commit = _git(["rev-parse", "--verify", "--quiet", "--end-of-options", f"{rev}^{{commit}}"], project.root, rev)
     if rev.startswith("-") or commit.returncode != 0:
-        raise RevisionError(diag("revision-invalid", f"unknown revision {rev!r} in the repository at {display_path(top)}",
+        raise RevisionError(diag(REVISION_INVALID, f"unknown revision {rev!r} in the repository at {display_path(top)}",
                                  hint="a commit, branch or tag, such as HEAD~1 (`git log --oneline` lists them)"))
     full = commit.stdout.decode().strip()
     short = _git(["rev-parse", "--short", full], project.root, rev).stdout.decode().strip() or full[:7]
@@ -115,7 +115,7 @@ def _extract(top: Path, commit: str, paths: list[str], into: Path, rev: str) -> 
         return
     archive = _git(["archive", "--format=tar", commit, "--", *present], top, rev)
     if archive.returncode != 0:
-        raise RevisionError(diag("revision-invalid", f"cannot read {', '.join(present)} at {rev!r}: "
+        raise RevisionError(diag(REVISION_INVALID, f"cannot read {', '.join(present)} at {rev!r}: "
                                  f"{archive.stderr.decode(errors='replace').strip()}"))
     with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
         tar.extractall(into, filter="data")
@@ -135,7 +135,7 @@ def since_revision(project: Project, pack: Path, rev: str) -> Baseline:
         rel_root = root.relative_to(top)
         rel_pack = pack.resolve().relative_to(top)
     except ValueError as exc:
-        raise RevisionError(diag("revision-invalid", f"{display_path(pack)} is not inside the repository at "
+        raise RevisionError(diag(REVISION_INVALID, f"{display_path(pack)} is not inside the repository at "
                                  f"{display_path(top)}")) from exc
     with tempfile.TemporaryDirectory(prefix="cardforge-rev-") as tmp:
         there = Path(tmp)
@@ -146,7 +146,7 @@ def since_revision(project: Project, pack: Path, rev: str) -> Baseline:
         old = compile_game(old_pack, Project(there / rel_root))
         if old.game is None or old.layouts is None:
             first = next((d for d in old.diagnostics if d.severity.name == "ERROR"), None)
-            raise RevisionError(diag("revision-invalid", f"{pack.name} does not load as it was at {label}"
+            raise RevisionError(diag(REVISION_INVALID, f"{pack.name} does not load as it was at {label}"
                                      + (f": {first.message}" if first else "")))
         shot = snapshot(old.game, old.layouts)
         prefix = str(there.resolve())
@@ -172,7 +172,7 @@ def since_last_build(project: Project, pack: Path) -> Baseline:
     except (OSError, ValueError):
         kept = None
     if not isinstance(kept, dict) or not deck.is_file() or kept.get("deck") != _file_sha(deck):
-        raise RevisionError(diag("build-record-missing", f"no record of what the last build of {slug} printed"
+        raise RevisionError(diag(BUILD_RECORD_MISSING, f"no record of what the last build of {slug} printed"
                                  + ("" if kept is None else f" ({display_path(deck)} is not the deck it describes)"),
                                  hint=f"build it once (`cardforge build {slug}`, without --no-cache), or name a git "
                                       f"revision: `cardforge diff {slug} HEAD`"))

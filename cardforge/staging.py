@@ -22,7 +22,8 @@ import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
-from cardforge.util.diagnostics import Diagnostic, diag, display_path
+from cardforge.util.diagnostics import (BUILD_FORCED, BUILD_LOCKED, EXPORT_STALE, WRITE_FAILED, Diagnostic, diag,
+                                        display_path)
 
 STAGING_PREFIX = ".build-"  # output/<game>/.build-*: where builds before the folder swap staged
 _PREVIOUS = "previous"  # where the two-rename fallback parks the old folder until it is removed
@@ -86,7 +87,7 @@ def new_staging(target: Path) -> Path:
         outer = Path(tempfile.mkdtemp(prefix=f".{real.name}{STAGING_PREFIX}", dir=real.parent))
         (outer / real.name).mkdir()
     except OSError as exc:
-        raise OutputError(diag("write-failed", f"cannot create a staging folder in {display_path(real.parent)}: "
+        raise OutputError(diag(WRITE_FAILED, f"cannot create a staging folder in {display_path(real.parent)}: "
                                f"{exc.strerror or exc}", file=display_path(real.parent),
                                hint="make the output folder writable, or build into another project with --root")) from None
     return outer / real.name
@@ -167,14 +168,14 @@ def prepare(target: Path) -> None:
         target.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):
         blocker = next((p for p in [target, *target.parents] if p.exists() and not p.is_dir()), target)
-        raise OutputError(diag("write-failed", f"cannot write to {display_path(target)}: {display_path(blocker)} "
+        raise OutputError(diag(WRITE_FAILED, f"cannot write to {display_path(target)}: {display_path(blocker)} "
                                "is a file, not a folder", file=display_path(blocker),
                                hint="move the file away, or build into another project with --root")) from None
     except OSError as exc:
-        raise OutputError(diag("write-failed", f"cannot create {display_path(target)}: {exc.strerror}",
+        raise OutputError(diag(WRITE_FAILED, f"cannot create {display_path(target)}: {exc.strerror}",
                                file=display_path(target))) from None
     if not os.access(target, os.W_OK | os.X_OK):
-        raise OutputError(diag("write-failed", f"{display_path(target)} is read-only", file=display_path(target),
+        raise OutputError(diag(WRITE_FAILED, f"{display_path(target)} is read-only", file=display_path(target),
                                hint="make the folder writable (chmod u+w) or build into another project with --root"))
 
 
@@ -191,14 +192,14 @@ def build_lock(target: Path):
     try:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
-        raise OutputError(diag("write-failed", f"cannot create the lock file {display_path(lock_path)}: "
+        raise OutputError(diag(WRITE_FAILED, f"cannot create the lock file {display_path(lock_path)}: "
                                f"{exc.strerror}", file=display_path(lock_path))) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
-            raise OutputError(diag("build-locked", f"another build of {target.name} is running (process {holder}); "
+            raise OutputError(diag(BUILD_LOCKED, f"another build of {target.name} is running (process {holder}); "
                                    "this one stops so the two cannot mix their files", file=display_path(lock_path),
                                    hint="wait for it to finish, then build again")) from None
         os.ftruncate(fd, 0)
@@ -225,14 +226,14 @@ def discard(staging: Path) -> None:
 
 def placing_failed(slug: str, target: Path, exc: OSError) -> Diagnostic:
     """``write-failed`` for an output folder that could not be put in place."""
-    return diag("write-failed", f"{slug}: cannot put the new output in place at {display_path(target)}: "
+    return diag(WRITE_FAILED, f"{slug}: cannot put the new output in place at {display_path(target)}: "
                 f"{exc.strerror or exc}; the previous output is unchanged", file=display_path(target),
                 hint="make the output folder writable, or build into another project with --root")
 
 
 def forced(slug: str) -> Diagnostic:
     """``build-forced``: the game is built despite its errors."""
-    return diag("build-forced", f"{slug}: built despite errors because of --force; check the output")
+    return diag(BUILD_FORCED, f"{slug}: built despite errors because of --force; check the output")
 
 
 EXPORTS = {"print-shop": "--export print-shop", "tts": "--export tts", "ttpg": "--export ttpg",
@@ -270,7 +271,7 @@ def stale_exports(output: Path, slug: str, written: list[str], inputs: str | Non
     for name in present:
         if name not in written and made.get(name) != inputs:
             where = display_path(target / name)
-            notes.append(diag("export-stale", f"{slug}: {where}/ was not written by this build and was made from "
+            notes.append(diag(EXPORT_STALE, f"{slug}: {where}/ was not written by this build and was made from "
                               "other cards than these: it may hold old card text", file=where,
                               hint=f"run `cardforge build {slug} {_export_option(name)}` to write it again, "
                                    "or delete the folder"))

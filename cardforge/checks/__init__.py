@@ -11,7 +11,8 @@ import dataclasses
 from collections.abc import Callable
 
 from cardforge.sandbox import results as checkresults
-from cardforge.util.diagnostics import Diagnostic, diag, display_path
+from cardforge.util.diagnostics import (CHECKS_SKIPPED, FIELD_SHAPE, RULES_MISSING, SCHEMA, Diagnostic, diag,
+                                        display_path)
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.checks import (charts, colourvision, common, components, counts, faces, glossary, glyphs, icons, images,
@@ -72,7 +73,7 @@ def unread_rules(game: Game) -> dict[str, str]:
     out = {}
     for kind in SOURCES:
         markdown, problems = common.rules_source(game, kind)
-        if markdown is None and any(d.code != "rules-missing" for d in problems):
+        if markdown is None and any(d.code != RULES_MISSING for d in problems):
             out[display_path(source_path(game, kind))] = "rules"
     return out
 
@@ -85,7 +86,7 @@ def skipped(unread: dict[str, str]) -> tuple[set[str], list[Diagnostic]]:
     for file, kind in unread.items():
         families, why = NEEDS[kind]
         names.update(families)
-        notes.append(diag("checks-skipped", f"{', '.join(families)} checks not run: {file} could not be {'used' if kind == 'rules' else 'read'}, "
+        notes.append(diag(CHECKS_SKIPPED, f"{', '.join(families)} checks not run: {file} could not be {'used' if kind == 'rules' else 'read'}, "
                           f"so {why}", file=file, line=1, hint="fix the error reported for that file first"))
     return names, notes
 
@@ -122,5 +123,5 @@ def without_echoes(found: list[Diagnostic]) -> list[Diagnostic]:
     """``found`` less each ``field-shape`` error placed where a ``schema`` error already is:
     the card's schema said the field has the wrong shape; a chart or a layout reading it
     would only say it again (one root cause, one error)."""
-    schema_at = {(d.file, d.line) for d in found if d.code == "schema"}
-    return [d for d in found if d.code != "field-shape" or (d.file, d.line) not in schema_at]
+    schema_at = {(d.file, d.line) for d in found if d.code == SCHEMA}
+    return [d for d in found if d.code != FIELD_SHAPE or (d.file, d.line) not in schema_at]

@@ -5,7 +5,7 @@ field a chart reads holds a value of the wrong shape (a number where the chart s
 mapping), at that field's line; the chart leaves the card out."""
 from __future__ import annotations
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import CHART_TOO_MANY_SERIES, FIELD_SHAPE, Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.almanac.charts import PALETTE, misshapen, series
@@ -20,13 +20,13 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             wrong = misshapen(card, spec)
             if wrong:
                 top = wrong[0].split(".")[0]
-                found.append(diag("field-shape", f"{card.label}: `{wrong[0]}` should be {wrong[1]} "
+                found.append(diag(FIELD_SHAPE, f"{card.label}: `{wrong[0]}` should be {wrong[1]} "
                                   f"(chart {spec.get('title', i + 1)!r} reads it), not {_shape(card.data, wrong[0])}",
                                   file=card.source.file, line=card.source.line(top), column=card.source.column(top),
                                   card=card.name))
         _, stacks, _ = series(game, spec)
         if len(stacks) > len(PALETTE):
-            found.append(diag("chart-too-many-series",
+            found.append(diag(CHART_TOO_MANY_SERIES,
                               f"chart {spec.get('title', i + 1)!r} has {len(stacks)} series; the palette has "
                               f"{len(PALETTE)} colours that stay apart when printed in grey",
                               file=game.source.file, line=game.source.line("reference", "charts", i),

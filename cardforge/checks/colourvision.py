@@ -27,7 +27,7 @@ from cardforge.elements.text import CARD_FIELD, printed_fields
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.sandbox import context as cardcontext
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import COLOUR_COLLAPSE, Diagnostic, diag
 
 THRESHOLD = 10.0  # CIE76 ΔE: under this, two flat colours are hard to tell apart at a glance
 HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -103,7 +103,7 @@ def _backs(game: Game) -> list[Diagnostic]:
                 line = src.line("backs", id_b)
             except (KeyError, IndexError, TypeError, ValueError):
                 line = src.line()
-            out.append(diag("colour-collapse", f"the backs {id_a} and {id_b} differ only by colour, and their colours "
+            out.append(diag(COLOUR_COLLAPSE, f"the backs {id_a} and {id_b} differ only by colour, and their colours "
                             f"collapse under {deficiency} (ΔE {de:.1f} < {THRESHOLD:g})", file=src.file, line=line,
                             hint="give one back another cue a player sees (a title, an icon, a pattern), or colours "
                                  "that differ in lightness"))
@@ -147,7 +147,7 @@ def _suits(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         for (va, ca), (vb, cb) in combinations(sorted(colours.items()), 2):
             found = collapses(ca, cb)
             if found:
-                out.append(diag("colour-collapse", f"{type_id}: cards with {field} {va} and {vb} differ only by their "
+                out.append(diag(COLOUR_COLLAPSE, f"{type_id}: cards with {field} {va} and {vb} differ only by their "
                                 f"background ({ca} / {cb}), which collapses under {found[0]} (ΔE {found[1]:.1f} < "
                                 f"{THRESHOLD:g})", file=layouts.file, line=layout.line,
                                 hint=f"print the {field} on the card too (an icon or a word), or choose colours that "

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import COMPONENT_UNPRINTED, Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 
@@ -40,11 +40,11 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         where = dict(file=src.file, line=src.line("components", i, "name"))
         name = component.get("name", component.get("id", f"component {i + 1}"))
         if printed(component) and supplied(component):
-            found.append(diag("component-unprinted",
+            found.append(diag(COMPONENT_UNPRINTED,
                               f"component {name!r} is both printed by the pack and marked supply: true",
                               hint="keep card_types/parts/document or supply: true, not both", **where))
         elif not printed(component) and not supplied(component):
-            found.append(diag("component-unprinted",
+            found.append(diag(COMPONENT_UNPRINTED,
                               f"component {name!r} is neither printed by the pack nor named as something "
                               "players supply", hint="link it to its card_types (or parts, or document: "
                               "rulebook | rules | reference), or mark it supply: true", **where))

@@ -9,7 +9,7 @@ Both are placed on the component's ``count`` line in game.yaml.
 """
 from __future__ import annotations
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import COUNT_MISMATCH, REF_UNKNOWN, RULE_INVALID, TOTAL_MISMATCH, Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 
@@ -24,28 +24,28 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         if types:
             unknown = [t for t in types if t not in game.card_types]
             if unknown:
-                found.append(diag("ref-unknown", f"component {component['id']!r} names card types that do not exist: "
+                found.append(diag(REF_UNKNOWN, f"component {component['id']!r} names card types that do not exist: "
                                   f"{', '.join(unknown)}", **where))
             actual, failed = _counted(game, types, component.get("where"))
             if failed:
-                found.append(diag("rule-invalid", f"component {component['id']!r}: its `where:` fails: {failed}",
+                found.append(diag(RULE_INVALID, f"component {component['id']!r}: its `where:` fails: {failed}",
                                   file=src.file, line=src.line("components", i, "where")))
                 continue
             if actual != component["count"]:
-                found.append(diag("count-mismatch",
+                found.append(diag(COUNT_MISMATCH,
                                   f"component {component['name']!r} counts {component['count']} but the database has "
                                   f"{actual} {'/'.join(types)} card{'s' if actual != 1 else ''}", **where))
         parts = component.get("parts")
         if parts:
             missing = [p for p in parts if p not in by_id]
             if missing:
-                found.append(diag("ref-unknown", f"component {component['id']!r} lists parts that are not components: "
+                found.append(diag(REF_UNKNOWN, f"component {component['id']!r} lists parts that are not components: "
                                   f"{', '.join(missing)}", **where))
                 continue
             total = sum(by_id[p][1]["count"] for p in parts)
             if total != component["count"]:
                 listing = " + ".join(str(by_id[p][1]["count"]) for p in parts)
-                found.append(diag("total-mismatch",
+                found.append(diag(TOTAL_MISMATCH,
                                   f"component {component['name']!r} declares {component['count']} but its parts add up "
                                   f"to {total} ({listing})", **where))
     return found

@@ -19,7 +19,7 @@ from jinja2 import TemplateError
 from jinja2.exceptions import SecurityError
 
 from cardforge.sandbox import results as checkresults
-from cardforge.util.diagnostics import Diagnostic, Severity, diag
+from cardforge.util.diagnostics import RULE_BUDGET, RULE_FAILED, RULE_INVALID, Diagnostic, Severity, diag
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
 from cardforge.sandbox.budget import BudgetExceeded
@@ -87,7 +87,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                 if failing:
                     first = failing[0]
                     names = ", ".join(repr(c.name) for c in failing[:12]) + (" ..." if len(failing) > 12 else "")
-                    found.append(diag("rule-failed", f"rule {rule_id!r} ({rule['message']}) fails for "
+                    found.append(diag(RULE_FAILED, f"rule {rule_id!r} ({rule['message']}) fails for "
                                       f"{len(failing)} card{'s' if len(failing) != 1 else ''}: {names}",
                                       file=first.source.file, line=first.source.line(), severity=severity,
                                       hint=f"rule at {src.file}:{where['line']}" + (f"; source: {rule['source']}" if rule.get("source") else ""),
@@ -96,15 +96,15 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                 cards = [v for _, v in selected]
                 ok = expression(rule["expect"])(cards=cards, count=sum(v["quantity"] for v in cards), game=game.data)
                 if not ok:
-                    found.append(diag("rule-failed", f"rule {rule_id!r} ({rule['message']}) does not hold: "
+                    found.append(diag(RULE_FAILED, f"rule {rule_id!r} ({rule['message']}) does not hold: "
                                       f"{rule['expect']} (count = {sum(v['quantity'] for v in cards)})",
                                       severity=severity,
                                       hint=f"source: {rule['source']}" if rule.get("source") else "", **where))
         except BudgetExceeded as exc:
-            found.append(diag("rule-budget", f"rule {rule_id!r} was stopped: {exc}", **where,
+            found.append(diag(RULE_BUDGET, f"rule {rule_id!r} was stopped: {exc}", **where,
                               hint="a rule compares a few fields of each card; simplify the expression"))
         except TemplateFailure as exc:
-            found.append(diag("rule-invalid", f"rule {rule_id!r}: {exc}", **where))
+            found.append(diag(RULE_INVALID, f"rule {rule_id!r}: {exc}", **where))
         except (TemplateError, SecurityError, TypeError, ValueError, AttributeError, KeyError) as exc:
-            found.append(diag("rule-invalid", f"rule {rule_id!r}: {type(exc).__name__}: {exc}", **where))
+            found.append(diag(RULE_INVALID, f"rule {rule_id!r}: {type(exc).__name__}: {exc}", **where))
     return found

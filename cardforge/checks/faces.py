@@ -18,7 +18,7 @@ from jinja2 import TemplateSyntaxError
 from cardforge import sandbox
 from cardforge.checks import common
 from cardforge.sandbox.budget import BudgetExceeded
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import ICON_UNKNOWN, LAYOUT_INVALID, TEMPLATE_BUDGET, TEMPLATE_INVALID, Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import Element, Face, LayoutSet
 from cardforge.model import Card, Game
@@ -93,11 +93,11 @@ def _face(face: Face, ctx: dict, card: Card, game: Game, layouts: LayoutSet, fou
                 return memo.holds(source, ctx)
             return memo.rendered(source, ctx)
         except TemplateSyntaxError as exc:
-            report((line, what, "syntax"), "layout-invalid", f"the {what} {source!r} does not parse: {exc.message}")
+            report((line, what, "syntax"), LAYOUT_INVALID, f"the {what} {source!r} does not parse: {exc.message}")
         except BudgetExceeded as exc:
-            report((line, what, "budget"), "template-budget", f"the {what} {source!r} was stopped: {exc}")
+            report((line, what, "budget"), TEMPLATE_BUDGET, f"the {what} {source!r} was stopped: {exc}")
         except sandbox.TemplateFailure as exc:
-            report((line, what, "fails"), "template-invalid", f"the {what} {source!r} fails: {exc}",
+            report((line, what, "fails"), TEMPLATE_INVALID, f"the {what} {source!r} fails: {exc}",
                    hint="give the card the field, or guard the template with `{% if card.x is defined %}`")
         return None
 
@@ -113,7 +113,7 @@ def _face(face: Face, ctx: dict, card: Card, game: Game, layouts: LayoutSet, fou
             for _, icon in kind_of(el).templates_of(el, "icon"):
                 name = run("icon name", icon)
                 if name is not None and name.strip() and name.strip() not in game.icons:
-                    report((line, "icon", name.strip()), "icon-unknown",
+                    report((line, "icon", name.strip()), ICON_UNKNOWN,
                            f"the layout element {el.name!r} draws the icon {name.strip()!r}, which game.yaml does not declare",
                            hint=did_you_mean(name.strip(), game.icons))
         for what, value in _colors(face, el):
@@ -121,5 +121,5 @@ def _face(face: Face, ctx: dict, card: Card, game: Game, layouts: LayoutSet, fou
                 line = key_line("border", "color") if what == "border color" else key_line("background")
             color = run(what, value)
             if color is not None and not COLOR.match(color.strip()):
-                report((line, what, "color"), "layout-invalid",
+                report((line, what, "color"), LAYOUT_INVALID,
                        f"the {what} {value!r} gives {color.strip()!r}, which is not a colour (#rrggbb)")

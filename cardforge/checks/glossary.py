@@ -13,7 +13,7 @@ import re
 from cardforge.checks.common import card_texts
 from cardforge.sandbox import results as checkresults
 from cardforge.checks import common
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import TERM_MISSPELT, TERM_UNUSED, Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.util.markup import TOKEN
 from cardforge.model import Game
@@ -81,7 +81,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                 best = near[word]
                 if best is not None:
                     line, col = field.position(match.start())
-                    found.append(diag("term-misspelt", f"{card.label}: \"{match.group(0)}\" is not a "
+                    found.append(diag(TERM_MISSPELT, f"{card.label}: \"{match.group(0)}\" is not a "
                                       f"glossary term", file=card.source.file, line=line, column=col,
                                       hint=f'did you mean "{best}" ({all_forms[best]})?', card=card.name))
     corpus_parts += [t.label for t in game.card_types.values()]  # printed on type lines
@@ -96,6 +96,6 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     src = game.source
     for term, spec in glossary.items():
         if not any(re.search(rf"(?<![\w-]){re.escape(f.lower())}(?![\w-])", corpus) for f in forms(term, spec)):
-            found.append(diag("term-unused", f"glossary term {term!r} appears on no card",
+            found.append(diag(TERM_UNUSED, f"glossary term {term!r} appears on no card",
                               file=src.file, line=src.line("glossary", term)))
     return found

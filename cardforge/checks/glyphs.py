@@ -38,7 +38,7 @@ from cardforge.model import Game, Icon
 from cardforge.sandbox import TemplateFailure
 from cardforge.sandbox import context as memo
 from cardforge.sandbox.budget import BudgetExceeded
-from cardforge.util.diagnostics import Diagnostic, diag, display_path
+from cardforge.util.diagnostics import GLYPH_MISSING, Diagnostic, diag, display_path
 from cardforge.util.markup import icons_in
 from cardforge.sandbox.choice import back_of
 
@@ -106,7 +106,7 @@ def report(text: str, faces: Iterable[str], what: str, game: Game | None, where:
         return []
     chars = "".join(dict.fromkeys(ch for _, ch in gone))
     names = sorted({label(f) for f in faces})
-    return [diag("glyph-missing", f"{what} has {len(chars)} character{'s' if len(chars) != 1 else ''} the "
+    return [diag(GLYPH_MISSING, f"{what} has {len(chars)} character{'s' if len(chars) != 1 else ''} the "
                  f"font{'s' if len(names) > 1 else ''} {', '.join(names)} cannot print ({shown(chars)}); "
                  "they would print as empty boxes", hint=(base + "; " if base else "") + fonts_hint(chars, game, rules),
                  **where)]
@@ -131,7 +131,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     found += _game_strings(game)
     for name, icon in game.icons.items():
         if icon.svg is None and icon.text is not None and not icon.text.strip():
-            found.append(diag("glyph-missing", f"icon {name!r} is drawn as the text {icon.text!r}, which prints nothing",
+            found.append(diag(GLYPH_MISSING, f"icon {name!r} is drawn as the text {icon.text!r}, which prints nothing",
                               hint="give it a character to print, or an SVG (`svg:`)", file=game.source.file,
                               line=game.source.line("icons", name, "text"),
                               column=game.source.column("icons", name, "text")))

@@ -14,7 +14,7 @@ import re
 
 from cardforge.util.paths import InputFileError, read_limited
 from cardforge.checks.common import card_texts, icon_keys
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import ICON_COLOR_IGNORED, ICON_FILE, ICON_UNKNOWN, ICON_UNUSED, Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.util.markup import icons_in
 from cardforge.model import Game
@@ -56,7 +56,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                 used.add(name)
                 if name not in declared:
                     line, col = field.position(offset)
-                    found.append(diag("icon-unknown", f"{card.label} uses the icon {{{name}}}, "
+                    found.append(diag(ICON_UNKNOWN, f"{card.label} uses the icon {{{name}}}, "
                                       "which game.yaml does not declare", file=card.source.file, line=line, column=col,
                                       hint=did_you_mean(name, declared), card=card.name))
     used |= layout_icons(layouts)
@@ -68,16 +68,16 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     for name, icon in game.icons.items():
         where = dict(file=src.file, line=src.line("icons", name, "svg"), column=src.column("icons", name, "svg"))
         if icon.svg is not None and not os.path.lexists(icon.svg):
-            found.append(diag("icon-file", f"icon {name!r}: SVG file {icon.svg.name} does not exist", **where))
+            found.append(diag(ICON_FILE, f"icon {name!r}: SVG file {icon.svg.name} does not exist", **where))
         elif icon.svg is not None:
             problem = inspect_svg(icon.svg)
             if problem:
                 found.append(diag(problem[0], f"icon {name!r}: {icon.svg.name} {problem[1]}", **where))
             elif name in coloured and not _takes_colour(icon.svg):
-                found.append(diag("icon-color-ignored", f"icon {name!r}: {icon.svg.name} does not use currentColor, so the "
+                found.append(diag(ICON_COLOR_IGNORED, f"icon {name!r}: {icon.svg.name} does not use currentColor, so the "
                                   "colour a layout asks for (icon_color) is not applied", **where,
                                   hint='draw the SVG with fill="currentColor" (and stroke="currentColor") where it should take the colour'))
         if name not in used:
-            found.append(diag("icon-unused", f"icon {name!r} ({icon.label}) is used by no card and no layout",
+            found.append(diag(ICON_UNUSED, f"icon {name!r} ({icon.label}) is used by no card and no layout",
                               file=src.file, line=src.line("icons", name)))
     return found

@@ -8,7 +8,7 @@ raster art below 300 dpi at its printed size, giving the dpi.
 from __future__ import annotations
 
 from cardforge.checks.layoutfit import faces
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import IMAGE_LOW_RES, IMAGE_MISSING, Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
@@ -38,18 +38,18 @@ def _one(card, side, el, copy, game, layouts) -> list[Diagnostic]:
     if art is None:
         return []
     if art.path is None:
-        return [diag("image-missing", f"{card.label}: {side} image `{el.name}`: {art.problem}",
+        return [diag(IMAGE_MISSING, f"{card.label}: {side} image `{el.name}`: {art.problem}",
                      file=card.source.file, line=line, card=card.name,
                      hint=f"add the file under {game.root}, or fix the path (`{el.name}` in {layouts.file}, line {el.line})")]
     if art.path.suffix.lower() in image.RASTER:
         try:
             dpi = image.dpi(art.path, copy.box, el.fit)
         except OSError as exc:
-            return [diag("image-missing", f"{card.label}: {side} image `{el.name}`: "
+            return [diag(IMAGE_MISSING, f"{card.label}: {side} image `{el.name}`: "
                          f"{art.name!r} cannot be read ({exc})", file=card.source.file, line=line, card=card.name)]
         if dpi < image.MIN_DPI - 0.5:
             _, _, w, h = copy.box
-            return [diag("image-low-res", f"{card.label}: {side} image {art.name!r} prints at "
+            return [diag(IMAGE_LOW_RES, f"{card.label}: {side} image {art.name!r} prints at "
                          f"{dpi:.0f} dpi in its {to_mm(w):.1f} x {to_mm(h):.1f} mm box, under {image.MIN_DPI} dpi",
                          file=card.source.file, line=line, card=card.name,
                          hint=f"use a file of at least {image.MIN_DPI} dpi at that size")]

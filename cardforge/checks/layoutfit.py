@@ -16,7 +16,7 @@ from jinja2 import TemplateError
 from cardforge.sandbox.budget import BudgetExceeded
 from cardforge.checks import common
 from cardforge.sandbox import results as checkresults
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import FIELD_SHAPE, LAYOUT_INVALID, LAYOUT_OVERFLOW, TEMPLATE_BUDGET, Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import Face, Layout, LayoutSet, card_layout
 from cardforge.model import Card, Game
@@ -72,7 +72,7 @@ def _table(card: Card, side: str, el, ctx: dict, file: str, game: Game) -> list[
     if checkresults.passed(checkresults.table_key(el, ctx, bw, bh, game.icons), fits):
         return []
     need_w = sum(fitted.widths)
-    return [diag("layout-overflow",
+    return [diag(LAYOUT_OVERFLOW,
                  f"{card.label}: {side} table `{el.name}` ({fitted.rows} rows) does not fit its "
                  f"{to_mm(bw):.1f} x {to_mm(bh):.1f} mm box at the minimum {fitted.size:g} pt "
                  f"(it needs {to_mm(need_w):.1f} mm across, {to_mm(sum(fitted.heights)):.1f} mm down)",
@@ -89,13 +89,13 @@ def _undrawn(card: Card, side: str, el, over: str, exc: Exception, file: str) ->
     fails on ``card``, at the line of the card field it reads (``card.rows``); ``layout-invalid``
     at the element's line when the expression does not parse."""
     if isinstance(exc, TemplateError):  # the expression itself: at its line in the layout file
-        return diag("layout-invalid", f"{card.label}: `{el.name}` reads `{over}`, which does not "
+        return diag(LAYOUT_INVALID, f"{card.label}: `{el.name}` reads `{over}`, which does not "
                     f"parse: {exc.message}", file=file, line=el.line, card=card.name)
     named = re.search(r"\bcard\.([A-Za-z_][A-Za-z0-9_]*)", over)
     field = named.group(1) if named and named.group(1) in card.data else None
     line = card.source.line(field) if field else card.source.line()
     column = card.source.column(field) if field else 0
-    code = "template-budget" if isinstance(exc, BudgetExceeded) else "field-shape"
+    code = TEMPLATE_BUDGET if isinstance(exc, BudgetExceeded) else FIELD_SHAPE
     message = str(exc)
     return diag(code, f"{card.label}: {side} `{el.name}` cannot be drawn: {message}",
                 file=card.source.file, line=line, column=column, card=card.name,
@@ -126,7 +126,7 @@ def _overflow(card: Card, side: str, face: Face, ctx: dict, layout: Layout, file
             reported.add(el.repeat.over)
             fits = len(placed) - len(out)
             found.append(diag(
-                "layout-overflow",
+                LAYOUT_OVERFLOW,
                 f"{card.label}: {side} `{el.name}` has {len(placed)} items but only "
                 f"{fits} fit its space; item {out[0].index + 1} onwards would print outside it",
                 file=card.source.file, line=card.source.line(), card=card.name,

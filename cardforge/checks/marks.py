@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import MARK_MISSING, Diagnostic, diag
 from cardforge.util.paths import InputFileError, read_limited
 from cardforge.layout import LayoutSet
 from cardforge.sources.load import display_path
@@ -86,7 +86,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                 reported.add((value, kind))
                 bare = [m for m in pattern.finditer(source) if not MARKED.match(source, m.end())]
                 line = source.count("\n", 0, bare[0].start()) + 1 if bare else 1
-                found.append(diag("mark-missing", f"{kind}.md prints {value!r} ({field} of {name!r}, designed for "
+                found.append(diag(MARK_MISSING, f"{kind}.md prints {value!r} ({field} of {name!r}, designed for "
                                   f"this edition) without its {DESIGNED_MARK}",
                                   hint=f"write {{{{ mark(card, '{field}') }}}} right after the value, as docs/marks.md says",
                                   file=display_path(path), line=line))

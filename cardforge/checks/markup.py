@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from cardforge.checks.common import card_texts
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import MARKUP_UNMATCHED, Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.util.markup import TOKEN
 from cardforge.model import Game
@@ -55,6 +55,6 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                 continue
             for offset, message, hint in problems_in(field.text):
                 line, col = field.position(offset)
-                found.append(diag("markup-unmatched", f"{card.label}: {message}",
+                found.append(diag(MARKUP_UNMATCHED, f"{card.label}: {message}",
                                   file=card.source.file, line=line, column=col, hint=hint, card=card.name))
     return found

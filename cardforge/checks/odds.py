@@ -8,12 +8,12 @@ from __future__ import annotations
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
 from cardforge.almanac.odds import problems
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import ODDS_INVALID, Diagnostic, diag
 
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     found = []
     for message, path in problems(game):
-        found.append(diag("odds-invalid", message, file=game.source.file, line=game.source.line(*path),
+        found.append(diag(ODDS_INVALID, message, file=game.source.file, line=game.source.line(*path),
                           hint="see docs/game-yaml.md, odds:"))
     return found

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from cardforge.util.paths import InputFileError, read_limited
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import FILE_UNREAD, Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.sources.load import display_path
 from cardforge.model import Game
@@ -77,7 +77,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             patterns = templated_paths(texts)
         if rel.as_posix() in texts or path.name in texts or any(p.search(rel.as_posix()) for p in patterns):
             continue
-        found.append(diag("file-unread", f"cardforge does not read {rel.as_posix()}, and no file of the pack names it",
+        found.append(diag(FILE_UNREAD, f"cardforge does not read {rel.as_posix()}, and no file of the pack names it",
                           file=display_path(path),
                           hint=HINTS.get(path.suffix.lower(), "remove it, or name it in game.yaml (an icon's `svg:`) or the layout")
                           if path.suffix.lower() != ".po" else f"add {path.stem!r} to `languages:` in game.yaml to print it"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import RULES_INTERNAL_TEXT, RULES_MARKDOWN_HAZARD, Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.sources.load import display_path
 from cardforge.model import Game
@@ -43,7 +43,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     for where, text in printed_strings(game):
         for offset, word, why in internal_words(text, allowed):
             line, col = game.source.lines.in_string(where, text, offset)
-            found.append(diag("rules-internal-text", f"{word!r} is printed for players ({why})",
+            found.append(diag(RULES_INTERNAL_TEXT, f"{word!r} is printed for players ({why})",
                               file=game.source.file, line=line, column=col,
                               hint="say it in the game's words, or keep it in a `note:` or ERRATA.md"))
     return found
@@ -57,7 +57,7 @@ def _internal(lines: list[str], name: str, allowed: set[str]) -> list[Diagnostic
         starts.append(starts[-1] + len(line) + 1)
     for offset, word, why in internal_words(text, allowed):
         n = max(i for i, s in enumerate(starts) if s <= offset)
-        out.append(diag("rules-internal-text", f"{word!r} is printed for players ({why})", file=name, line=n + 1,
+        out.append(diag(RULES_INTERNAL_TEXT, f"{word!r} is printed for players ({why})", file=name, line=n + 1,
                         column=offset - starts[n] + 1,
                         hint="say it in the game's words, or keep it in a {# jinja comment #}"))
     return out
@@ -75,7 +75,7 @@ def _hazards(lines: list[str], name: str) -> list[Diagnostic]:
             continue  # {% for %} and friends print nothing of their own
         marker = MARKER.match(line) or MADE.match(line)
         if block == "para" and marker and not previous.rstrip().endswith(":"):
-            out.append(diag("rules-markdown-hazard",
+            out.append(diag(RULES_MARKDOWN_HAZARD,
                             f"this line continues a paragraph but Markdown reads it as a new "
                             f"{_what(line)}: {line.strip()[:40]!r}", file=name, line=n,
                             column=len(line) - len(line.lstrip()) + 1,

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import QUESTION_UNANSWERED, Diagnostic, diag
 from cardforge.util.paths import InputFileError, read_limited
 from cardforge.layout import LayoutSet
 from cardforge.sources.load import display_path
@@ -150,14 +150,14 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     for q in parse(text):
         where = dict(file=display_path(path), line=q.line)
         if not q.answers:
-            found.append(diag("question-unanswered", f"no answer is given to \"{q.text}\"",
+            found.append(diag(QUESTION_UNANSWERED, f"no answer is given to \"{q.text}\"",
                               hint="add a line \"A: [R3]\" or \"A: rulebook.md: \\\"the sentence that answers it\\\"\" "
                               "under it, or rule on it in ERRATA.md and print the ruling", **where))
             continue
         for line, answer in q.answers:
             reason = printed.problem(answer)
             if reason:
-                found.append(diag("question-unanswered", f"\"{q.text}\" is not answered in print: {reason} "
+                found.append(diag(QUESTION_UNANSWERED, f"\"{q.text}\" is not answered in print: {reason} "
                                   f"(answer at line {line})",
                                   hint="quote the words as the print has them, or print the answer and cite it",
                                   **where))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from cardforge.almanac.display import raw_values
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import ALMANAC_RAW_VALUE, Diagnostic, diag
 
 
 def check(game: Game, layouts: LayoutSet | None = None) -> list[Diagnostic]:
@@ -27,7 +27,7 @@ def check(game: Game, layouts: LayoutSet | None = None) -> list[Diagnostic]:
                 line = card.source.line(field)
             except (KeyError, IndexError, TypeError, ValueError):
                 line = card.source.line()
-            out.append(diag("almanac-raw-value",
+            out.append(diag(ALMANAC_RAW_VALUE,
                             f"the almanac would print {key} of {card.name} as \"{value}\", as the data writes it",
                             file=card.source.file, line=line, card=card.name,
                             hint=f"give it a display label in game.yaml: labels: {{{key.split('.')[-1]}: "

@@ -29,7 +29,7 @@ from typing import Any
 
 from cardforge.sandbox import results as checkresults
 from cardforge.checks.common import card_texts
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import REF_UNKNOWN, Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.util.markup import TOKEN
@@ -99,7 +99,7 @@ def _text_references(game: Game, layouts: LayoutSet | None = None) -> list[Diagn
                 best = near[run]
                 if best is not None:
                     line, col = field.position(match.start())
-                    found.append(diag("ref-unknown", f"{card.label}: \"{match.group(0)}\" names no card",
+                    found.append(diag(REF_UNKNOWN, f"{card.label}: \"{match.group(0)}\" names no card",
                                       file=card.source.file, line=line, column=col,
                                       hint=f'did you mean "{names[best]}"?', card=card.name))
     return found
@@ -163,7 +163,7 @@ def _declared(game: Game) -> list[Diagnostic]:
         targets = _targets(game, spec)
         where = dict(file=src.file, line=src.line("references", n))
         if targets is None:
-            found.append(diag("ref-unknown", f"reference rule #{n + 1}: `to: {spec.get('to')}` finds nothing in game.yaml", **where))
+            found.append(diag(REF_UNKNOWN, f"reference rule #{n + 1}: `to: {spec.get('to')}` finds nothing in game.yaml", **where))
             continue
         parts = str(spec.get("path", "")).split(".")
         scope = spec.get("in", "game")
@@ -181,7 +181,7 @@ def _declared(game: Game) -> list[Diagnostic]:
                         continue
                     at = path + ((k,) if isinstance(value, list) else ())
                     label = "/".join(str(p) for p in at)
-                    found.append(diag("ref-unknown",
+                    found.append(diag(REF_UNKNOWN,
                                       f"{(card_name + ': ') if card_name else ''}{label}: \"{item}\" names no "
                                       f"{spec.get('to', 'cards') if spec.get('to', 'cards') != 'cards' else 'card'}"
                                       f"{' of type ' + '/'.join(spec['types']) if spec.get('types') else ''}",

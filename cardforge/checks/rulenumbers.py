@@ -13,7 +13,7 @@ import re
 
 from cardforge.util.paths import InputFileError, read_limited
 from cardforge.checks import common
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import RULES_NUMBER, Diagnostic, diag
 from cardforge.layout import LayoutSet
 from cardforge.sources.load import display_path
 from cardforge.model import Game
@@ -62,7 +62,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             pattern = re.compile(rf"(?<!\d){number}(?!\d)")
             line = next((i for i, text in enumerate(raw, 1) if pattern.search(text)), 0)
             col = pattern.search(raw[line - 1]).start() + 1 if line else 0
-            found.append(diag("rules-number", f"{path.name} prints the number {number}, which no data of the pack holds",
+            found.append(diag(RULES_NUMBER, f"{path.name} prints the number {number}, which no data of the pack holds",
                               file=display_path(path), line=line, column=col,
                               hint="name it in game.yaml (`numbers: {name: {value: " + number + "}}`) and write "
                                    "{{ n('name') }}, or write it as a word if it is not a game value"))

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import RULING_UNKNOWN, RULING_UNPRINTED, Diagnostic, diag
 from cardforge.util.paths import InputFileError, read_limited
 from cardforge.layout import LayoutSet
 from cardforge.sources.load import display_path
@@ -106,12 +106,12 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     for rid, line in defined.items():
         where = dict(file=display_path(notes_path), line=line)
         if rid not in cited:
-            found.append(diag("ruling-unprinted", f"{rid} is recorded in {ERRATA_NOTES} but no rule, table or card "
+            found.append(diag(RULING_UNPRINTED, f"{rid} is recorded in {ERRATA_NOTES} but no rule, table or card "
                               "players read cites it", hint=f"write [{rid}] beside the rule it settles (rulebook.md, "
                               "sheet.md, a game.yaml string the rules print) and list it in the rulebook's "
                               "\"About this edition\"", **where))
         elif "rulebook" in sources and rid not in listed:
-            found.append(diag("ruling-unprinted", f"{rid} is cited but the rulebook's \"About this edition\" "
+            found.append(diag(RULING_UNPRINTED, f"{rid} is cited but the rulebook's \"About this edition\" "
                               + ("does not list it" if about is not None else "section is missing"),
                               hint=f"add a line \"[{rid}] ...\" in its words to \"## About this edition\" in rulebook.md",
                               **where))
@@ -119,7 +119,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         if rid in defined:
             continue
         for file, line, col in places:
-            found.append(diag("ruling-unknown", f"[{rid}] cites a ruling or erratum that {ERRATA_NOTES} does not tag",
+            found.append(diag(RULING_UNKNOWN, f"[{rid}] cites a ruling or erratum that {ERRATA_NOTES} does not tag",
                               hint=f"tag its entry in {ERRATA_NOTES} with **Ruling {rid}** (or **Erratum {rid}**), "
                               "or remove the citation", file=file, line=line, column=col))
     return found

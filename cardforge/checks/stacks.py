@@ -41,7 +41,8 @@ from cardforge.model import Card, Game
 from cardforge.sandbox import TemplateFailure, context as cardcontext
 from cardforge.sandbox.budget import BudgetExceeded
 from cardforge.sandbox.choice import back_of, choose, is_data_chosen
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import (BACK_FIELD_DIFFERS, BACK_UNKNOWN, LAYOUT_UNKNOWN, REF_UNKNOWN,
+                                        STACK_BACKS_DIFFER, Diagnostic, diag)
 
 PT_PER_MM = 72 / 25.4
 
@@ -89,7 +90,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         label = stack.get("name") or stack.get("id") or f"stack {i + 1}"
         unknown = [t for t in types if t not in game.card_types]
         if unknown:
-            found.append(diag("ref-unknown", f"stack {label!r} names card types that do not exist: {', '.join(unknown)}",
+            found.append(diag(REF_UNKNOWN, f"stack {label!r} names card types that do not exist: {', '.join(unknown)}",
                               **where))
         known = list(dict.fromkeys(t for t in types if t in game.card_types))
         by = stack.get("by") if isinstance(stack.get("by"), str) else None
@@ -102,7 +103,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                     field = next((game.card_types[t].back.get("by") for t in known if isinstance(game.card_types[t].back, dict)), "")
                     hint += f", or make it a pile per value of the field that chooses the back (`by: {field or 'FIELD'}` in the stack)"
                 found.append(diag(
-                    "stack-backs-differ",
+                    STACK_BACKS_DIFFER,
                     f"stack {pile!r} is shuffled face down but its members differ in " + "; ".join(differences)
                     + ": players can tell which comes next", hint=hint, **where))
             elif layouts is not None and layouts.source is not None:
@@ -157,8 +158,9 @@ def _choices(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         card_type = game.card_types.get(card.type)
         if card_type is None:
             continue
-        for what, spec, known in (("back", card_type.back, (layouts.back_ids() | {"own"}) if layouts else None),
-                                  ("layout", card_type.layout, set(layouts.named) if layouts else None)):
+        for what, code, spec, known in (
+                ("back", BACK_UNKNOWN, card_type.back, (layouts.back_ids() | {"own"}) if layouts else None),
+                ("layout", LAYOUT_UNKNOWN, card_type.layout, set(layouts.named) if layouts else None)):
             if not is_data_chosen(spec):
                 continue
             where = dict(file=card.source.file, line=card.source.line())
@@ -166,14 +168,14 @@ def _choices(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             try:
                 chosen = choose(spec, card, game.data)
             except (LookupError, TemplateFailure, BudgetExceeded, jinja2.TemplateError) as exc:
-                found.append(diag(f"{what}-unknown", f"{card.label} chooses no {what}: {exc}",
+                found.append(diag(code, f"{card.label} chooses no {what}: {exc}",
                                   hint=hint, **where))
                 continue
             if known is not None and chosen not in known:
                 from cardforge.util.suggest import did_you_mean
 
                 where_defined = "`backs:`" if what == "back" else "`layouts:`"
-                found.append(diag(f"{what}-unknown",
+                found.append(diag(code,
                                   f"{card.label} chooses the {what} {chosen!r}, which {layouts.file} does not define under {where_defined}",
                                   hint="; ".join(h for h in (did_you_mean(chosen, known), hint) if h), **where))
     return found
@@ -228,7 +230,7 @@ def _back_fields(game: Game, layouts: LayoutSet, pile: str, cards: list[Card]) -
         values = Counter(repr(c.data.get(fields[0])) for c in cards)
         shown = ", ".join(f"{v} ({n} card{'s' if n > 1 else ''})" for v, n in values.most_common(4))
         found.append(diag(
-            "back-field-differs",
+            BACK_FIELD_DIFFERS,
             f"back {back_id!r}: `{el.name}` prints card.{fields[0]}, which differs inside stack {pile!r}: {shown}"
             + "; players can tell the cards apart from behind",
             file=layouts.file, line=_read_line(layouts, back_id, el, fields[0]),

@@ -26,7 +26,7 @@ import unicodedata
 from cardforge.sandbox import results as checkresults
 from cardforge.checks.common import TextField, card_texts
 from cardforge.checks.glyphs import missing, printable, report
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import ICON_UNKNOWN, TEXT_CONTROL, Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
@@ -84,7 +84,7 @@ def _control(field: TextField) -> list[Diagnostic]:
         code = ord(ch)
         if code in BIDI or (unicodedata.category(ch) == "Cc" and ch not in "\n\t"):
             name = unicodedata.name(ch, "control character")
-            return [diag("text-control", f"{field.card.label}: `{'/'.join(map(str, field.path))}` "
+            return [diag(TEXT_CONTROL, f"{field.card.label}: `{'/'.join(map(str, field.path))}` "
                          f"holds U+{code:04X} ({name}), which is invisible and must not be printed",
                          hint="delete the character (retype the text around it)", **_where(field, i))]
     return []
@@ -130,6 +130,6 @@ def _tokens(field: TextField, game: Game) -> list[Diagnostic]:
                 continue
             message = f"the icon token {{{unclosed} is not closed with }}"
             hint = f"write {{{unclosed}}}"
-        found.append(diag("icon-unknown", f"{field.card.label}: {message}", hint=hint,
+        found.append(diag(ICON_UNKNOWN, f"{field.card.label}: {message}", hint=hint,
                           **_where(field, m.start())))
     return found

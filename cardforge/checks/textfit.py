@@ -15,7 +15,7 @@ from jinja2 import TemplateError
 
 from cardforge.sandbox.budget import BudgetExceeded
 from cardforge.checks import common
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import LAYOUT_HIERARCHY, TEXT_OVERFLOW, TEXT_TOO_SMALL, Diagnostic, diag
 from cardforge.sandbox import TemplateFailure
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
@@ -60,7 +60,7 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
                 if block.overflow_w:
                     what.append(f"a word {to_mm(block.overflow_w):.1f} mm too wide")
                 found.append(diag(
-                    "text-overflow",
+                    TEXT_OVERFLOW,
                     f"{card.label}: {side} `{el.name}` does not fit its box at the minimum "
                     f"{block.size:g} pt ({', '.join(what)})",
                     file=card.source.file, line=card.source.line(field) if el.field else card.source.line(),
@@ -78,7 +78,7 @@ def _typography(card, side: str, fits: list, layouts: LayoutSet) -> list[Diagnos
         el = fitted.element
         if fitted.block.smallest < MIN_PRINTED - 1e-9:
             found.append(diag(
-                "text-too-small",
+                TEXT_TOO_SMALL,
                 f"{card.label}: {side} `{el.name}` prints at {fitted.block.smallest:g} pt, under "
                 f"the {MIN_PRINTED:g} pt a printed card can be read at",
                 file=card.source.file, line=card.source.line(el.field) if el.field else card.source.line(),
@@ -91,7 +91,7 @@ def _typography(card, side: str, fits: list, layouts: LayoutSet) -> list[Diagnos
         body = max(bodies, key=lambda f: f.block.size)
         if title.block.size < body.block.size - 1e-9:
             found.append(diag(
-                "layout-hierarchy",
+                LAYOUT_HIERARCHY,
                 f"{card.label}: {side} title `{title.element.name}` prints at "
                 f"{title.block.size:g} pt, smaller than the body `{body.element.name}` at {body.block.size:g} pt "
                 f"(its min_size)", file=card.source.file, line=card.source.line(), card=card.name,
@@ -116,7 +116,7 @@ def _shared_back(card, back_id: str, game: Game, layouts: LayoutSet) -> list[Dia
             what.append(f"{to_mm(block.overflow_h):.1f} mm too tall")
         if block.overflow_w:
             what.append(f"a word {to_mm(block.overflow_w):.1f} mm too wide")
-        found.append(diag("text-overflow",
+        found.append(diag(TEXT_OVERFLOW,
                           f"shared back {back_id!r}: `{el.name}` does not fit its box at the minimum "
                           f"{block.size:g} pt ({', '.join(what)})",
                           file=layouts.file, line=el.line,

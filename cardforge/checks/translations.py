@@ -25,7 +25,8 @@ from dataclasses import replace
 
 from cardforge.model import Game
 from cardforge.sources.catalogs import Applied, catalog_path, entries_of, read_catalog
-from cardforge.util.diagnostics import Diagnostic, Severity, diag
+from cardforge.util.diagnostics import (TRANSLATION_FUZZY, TRANSLATION_MISSING, TRANSLATION_NAME, TRANSLATION_NUMBER,
+                                        TRANSLATION_TOKEN, Diagnostic, Severity, diag)
 
 ICON_TOKEN = re.compile(r"(?<!\\)\{[a-z0-9][a-z0-9-]*\}")
 JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
@@ -82,21 +83,21 @@ def check_catalog(source: Game, translated: Game, applied: Applied) -> list[Diag
     for context, msgid, string, fuzzy, line in entries_of(catalog):
         what = f"{lang}: {context or 'entry'}" if context else f"{lang}: entry"
         if not string.strip():
-            found.append(diag("translation-missing", f"{what} is not translated: {msgid[:60]!r} prints as written",
+            found.append(diag(TRANSLATION_MISSING, f"{what} is not translated: {msgid[:60]!r} prints as written",
                               file=where, line=line, hint="write its msgstr (a PO editor shows it)"))
             continue
         if fuzzy:
-            found.append(diag("translation-fuzzy", f"{what} is fuzzy: the source prints until the entry is reviewed",
+            found.append(diag(TRANSLATION_FUZZY, f"{what} is fuzzy: the source prints until the entry is reviewed",
                               file=where, line=line,
                               hint="compare with the previous source (#| msgid), correct it and remove the fuzzy flag"))
             continue
         lost, added = _tokens(msgid) - _tokens(string), _tokens(string) - _tokens(msgid)
         if lost or added:
             parts = ([f"drops {', '.join(sorted(lost))}"] if lost else []) + ([f"adds {', '.join(sorted(added))}"] if added else [])
-            found.append(diag("translation-token", f"{what}: the translation {' and '.join(parts)} of its source",
+            found.append(diag(TRANSLATION_TOKEN, f"{what}: the translation {' and '.join(parts)} of its source",
                               file=where, line=line, hint="icon tokens, markup and {{ ... }} stay as the source writes them"))
         if _numbers(msgid) != _numbers(string):
-            found.append(diag("translation-number", f"{what}: the translation prints the numbers "
+            found.append(diag(TRANSLATION_NUMBER, f"{what}: the translation prints the numbers "
                               f"{sorted(_numbers(string).elements()) or 'none'}, the source "
                               f"{sorted(_numbers(msgid).elements()) or 'none'}", file=where, line=line,
                               hint="write numbers as digits, as the source does"))
@@ -107,12 +108,12 @@ def check_catalog(source: Game, translated: Game, applied: Applied) -> list[Diag
         for match in RUN.finditer(bare):
             run = _norm(match.group(0))
             if run in renamed and run not in ours:
-                found.append(diag("translation-name", f"{what} cites {match.group(0)!r}, which {lang} calls "
+                found.append(diag(TRANSLATION_NAME, f"{what} cites {match.group(0)!r}, which {lang} calls "
                                   f"{renamed[run]!r}", file=where, line=line, hint=f"write {renamed[run]!r}"))
             elif run not in ours and len(run) >= 5 and ours:
                 best = max(ours, key=lambda n: fuzz.ratio(run, n))
                 if fuzz.ratio(run, best) >= NEAR:
-                    found.append(diag("translation-name", f"{what}: {match.group(0)!r} is no card or term of {lang}",
+                    found.append(diag(TRANSLATION_NAME, f"{what}: {match.group(0)!r} is no card or term of {lang}",
                                       file=where, line=line, hint=f"did you mean {ours[best]!r}?"))
     return problems + found
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import LAYOUT_INVALID, VALUE_INVALID, Diagnostic, diag
 from cardforge.elements import kind_of
 from cardforge.layout import Layout, LayoutSet
 from cardforge.model import Game
@@ -61,7 +61,7 @@ def layout_problems(layouts: LayoutSet) -> dict[str, list[Diagnostic]]:
 
         def add(key_or_line, message: str) -> None:
             line = key_or_line if isinstance(key_or_line, int) else _line(layouts, layout, key_or_line)
-            found.append(diag("layout-invalid", f"layout {layout.name!r}: {message}", file=layouts.file, line=line))
+            found.append(diag(LAYOUT_INVALID, f"layout {layout.name!r}: {message}", file=layouts.file, line=line))
 
         w, h = layout.size
         if any(_bad(v, 0, MAX_CARD_MM * MM, low_open=True) for v in (w, h)):
@@ -108,7 +108,7 @@ def _game_values(game: Game) -> list[Diagnostic]:
     players = game.meta.get("players")
     if isinstance(players, dict) and isinstance(players.get("min"), int) and isinstance(players.get("max"), int):
         if players["min"] > players["max"]:
-            found.append(diag("value-invalid", f"players: min {players['min']} is more than max {players['max']}",
+            found.append(diag(VALUE_INVALID, f"players: min {players['min']} is more than max {players['max']}",
                               file=src.file, line=src.line("game", "players"), column=src.column("game", "players")))
     parts = {c.get("id"): c.get("parts") or [] for c in game.components if isinstance(c, dict)}
     for i, component in enumerate(game.components):
@@ -117,7 +117,7 @@ def _game_values(game: Game) -> list[Diagnostic]:
         while todo:
             part = todo.pop()
             if part == cid:
-                found.append(diag("value-invalid", f"component {cid!r} is one of its own parts"
+                found.append(diag(VALUE_INVALID, f"component {cid!r} is one of its own parts"
                                   f"{'' if cid in parts.get(cid, []) else ' (through other parts)'}",
                                   file=src.file, line=src.line("components", i, "parts"),
                                   column=src.column("components", i, "parts")))

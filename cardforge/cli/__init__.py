@@ -20,7 +20,8 @@ from rich.console import Console
 from cardforge import __version__
 from cardforge.build import BuildOptions, Project, compile_game
 from cardforge.cli.options import FlipOption, Games, Jobs, Lang, NoCache, PaperOption, Root, with_build_options
-from cardforge.util.diagnostics import CODES, Diagnostic, Severity, display_path, format_json, has_errors
+from cardforge.util.diagnostics import (CODES, RULES_SHEET_FIT, SHEET_TIGHT, TRANSLATION_FUZZY, TRANSLATION_MISSING,
+                                        Diagnostic, Severity, display_path, format_json, has_errors)
 from cardforge.cli.guard import guarded_typer
 from rich.markup import escape
 
@@ -98,9 +99,9 @@ def build(
                 fresh = path.name in result.rendered
                 err.print(f"{'[green]wrote[/]' if fresh else '[dim]cached[/]'} {display_path(path)}", highlight=False)
             for note in result.diagnostics:  # the rules sheet's type size, the deck's sheet, as the build chose them
-                if note.code == "rules-sheet-fit":
+                if note.code == RULES_SHEET_FIT:
                     err.print(f"      {note.message}", highlight=False)
-                elif note.code == "sheet-tight":
+                elif note.code == SHEET_TIGHT:
                     err.print(f"      {escape(note.message)}; {escape(note.hint or '')}", highlight=False, soft_wrap=True)
         else:
             failed = True
@@ -272,7 +273,7 @@ def check(
         problems += check_games(project, chosen, use_cache=not no_cache, lang=code)
     problems = list(dict.fromkeys(problems))  # `languages:` is judged by the source and by each translation alike
     if strict:  # an untranslated or fuzzy entry is an error with --strict
-        problems = [replace(d, severity=Severity.ERROR) if d.code in ("translation-missing", "translation-fuzzy") else d
+        problems = [replace(d, severity=Severity.ERROR) if d.code in (TRANSLATION_MISSING, TRANSLATION_FUZZY) else d
                     for d in problems]
     _finish(problems, format, strict)
 
@@ -294,14 +295,14 @@ class CodesFormat(str, enum.Enum):
 
 @app.command()
 def codes(format: Annotated[CodesFormat, typer.Option("--format", help="text: one code a line; markdown: the table of docs/checks.md.")] = CodesFormat.text) -> None:
-    """List every diagnostic code: its check family, default severity and meaning."""
+    """List every diagnostic code: its topic (the stage or subject that reports it), default severity and meaning."""
     if format is CodesFormat.markdown:
         from cardforge.util.diagnostics import codes_table
 
         sys.stdout.write(codes_table())
         return
     for code in CODES.values():
-        print(f"{code.family:<11} {code.name:<20} {str(code.severity):<8} {code.description}")
+        print(f"{code.topic:<14} {code.name:<20} {str(code.severity):<8} {code.description}")
 
 
 @app.command("list")

@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 import typer
 from rich.console import Console
 
-from cardforge.util.diagnostics import Diagnostic, diag, display_path, has_errors
+from cardforge.util.diagnostics import SOURCE_UNREADABLE, Diagnostic, diag, display_path, has_errors
 from cardforge.util.report import print_diagnostics, summary
 from cardforge.cli.options import Root
 
@@ -72,7 +72,7 @@ def new(
             from cardforge.scaffold.fromsheet import new_from_sheet
 
             if not sheet.is_file():
-                _fail([diag("source-unreadable", f"{sheet} does not exist", file=str(sheet))])
+                _fail([diag(SOURCE_UNREADABLE, f"{sheet} does not exist", file=str(sheet))])
             from cardforge.scaffold.sheetplan import Choices
 
             choices = Choices(type_column=type_column, deck_column=deck_column, name_column=name_column,
@@ -201,7 +201,7 @@ def import_cards(
 
     loaded = _game(root.resolve(), game)
     if not file.is_file():
-        _fail([diag("source-unreadable", f"{file} does not exist", file=str(file))])
+        _fail([diag(SOURCE_UNREADABLE, f"{file} does not exist", file=str(file))])
     chosen, problems = mapping_for(loaded, file.name, mapping)
     if chosen is None:
         _fail(problems)

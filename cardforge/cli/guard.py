@@ -17,7 +17,7 @@ from pathlib import Path
 
 import typer
 
-from cardforge.util.diagnostics import diag
+from cardforge.util.diagnostics import INTERNAL_ERROR, diag
 
 # how commands end on purpose (exit codes, usage errors): not internal errors. Typer's
 # click exceptions (its own copy of click, or click itself in older releases) and, when
@@ -63,7 +63,7 @@ def report_internal_error(exc: BaseException) -> Path | None:
     except OSError:
         pass
     where = f"the log file {log}" if log else "the traceback below (no log file could be written)"
-    d = diag("internal-error", f"cardforge failed inside ({type(exc).__name__}: {str(exc)[:200]}); this is a bug, "
+    d = diag(INTERNAL_ERROR, f"cardforge failed inside ({type(exc).__name__}: {str(exc)[:200]}); this is a bug, "
              f"not a mistake in your files. Please report it as {REPORTING} says: the command you ran, "
              f"the output of `cardforge --version`, and {where}"
              + ("" if log else ":\n" + text))

@@ -19,7 +19,7 @@ from rich.console import Console
 
 from cardforge.cli.options import Root
 from cardforge.build import BuildResult, Project
-from cardforge.util.diagnostics import display_path
+from cardforge.util.diagnostics import WRITE_FAILED, display_path
 from cardforge.util.report import print_diagnostics
 
 err = Console(stderr=True, emoji=False)
@@ -119,7 +119,7 @@ def reprints(root: Path, results: list[BuildResult], rev: str, settings, copies:
         except OSError as exc:
             from cardforge.util.diagnostics import diag
 
-            print_diagnostics(err, [diag("write-failed", f"{result.slug}: cannot write {display_path(out)}: {exc}")])
+            print_diagnostics(err, [diag(WRITE_FAILED, f"{result.slug}: cannot write {display_path(out)}: {exc}")])
             ok = False
             continue
         if made is None:

@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from cardforge.cli.options import Lang, Root
-from cardforge.util.diagnostics import diag, display_path, has_errors
+from cardforge.util.diagnostics import LANGUAGE_UNKNOWN, diag, display_path, has_errors
 
 
 def translate(
@@ -38,11 +38,11 @@ def translate(
     listed = languages(pack.data)
     problems = language_problems(pack)
     if len(listed) < 2:
-        problems.append(diag("language-unknown", f"{game} lists no language to translate into",
+        problems.append(diag(LANGUAGE_UNKNOWN, f"{game} lists no language to translate into",
                              file=pack.source.file, line=1,
                              hint="add `languages: [en, es]` to game.yaml: the source language first, then the others"))
     elif lang is not None and lang not in listed[1:]:
-        problems.append(diag("language-unknown", f"{lang!r} is not among the languages {game} is translated into "
+        problems.append(diag(LANGUAGE_UNKNOWN, f"{lang!r} is not among the languages {game} is translated into "
                              f"({', '.join(listed[1:])})", file=pack.source.file, line=pack.source.line("languages"),
                              hint="add it to `languages:` in game.yaml to translate into it"))
     if has_errors(problems):
@@ -88,7 +88,7 @@ def language_plan(packs: list[Path], lang: str | None) -> tuple[dict[str | None,
         elif lang in listed[1:]:
             codes = [lang]
         else:
-            problems.append(diag("language-unknown", f"{pack.name} is not translated into {lang!r}"
+            problems.append(diag(LANGUAGE_UNKNOWN, f"{pack.name} is not translated into {lang!r}"
                                  + (f" (its languages: {', '.join(listed)})" if listed else " (game.yaml lists no `languages:`)"),
                                  file=display_path(pack / GAME_FILE), line=source.line("languages") if listed else 1,
                                  hint="add the language to `languages:` in game.yaml, then run `cardforge translate`"))

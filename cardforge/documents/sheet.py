@@ -24,7 +24,8 @@ from pathlib import Path
 from reportlab.lib import colors
 from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, PageTemplate, Spacer
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import (RULES_OVERFLOW, RULES_SHEET_FIT, RULES_TABLE_TOO_WIDE, RULES_UNDERFILL,
+                                        Diagnostic, diag)
 from cardforge.sources.load import display_path
 from cardforge.model import Game
 from cardforge.render import fonts
@@ -273,12 +274,12 @@ def _overflow(game: Game, plan: Plan, where: dict) -> Diagnostic:
              f"{'s' if len(plan.spare) != 1 else ''} sheet.md asks for)") if plan.spare else " beside the title"
     if plan.spare_too_tall:
         title = SPARE_KINDS.get(plan.spare_too_tall, "Notes")
-        return diag("rules-overflow", f"the rules sheet of {game.slug}: the {title} panel that sheet.md asks for with "
+        return diag(RULES_OVERFLOW, f"the rules sheet of {game.slug}: the {title} panel that sheet.md asks for with "
                     f"spare_panel('{plan.spare_too_tall}') needs {plan.spare_need} panels at {MIN_SIZE:g} pt and has 1",
                     **where, hint=f"remove spare_panel('{plan.spare_too_tall}') from sheet.md (rulebook.md can "
                                   f"print it in full with {'components_list()' if plan.spare_too_tall == 'components' else 'turn_sequence()'})")
     place = f"from the section \"{plan.section}\" on" if plan.section else "at its end"
-    return diag("rules-overflow", f"the rules sheet of {game.slug} does not fit at {MIN_SIZE:g} pt: the rules need "
+    return diag(RULES_OVERFLOW, f"the rules sheet of {game.slug} does not fit at {MIN_SIZE:g} pt: the rules need "
                 f"{plan.text_panels} panels and the sheet has {text_panels}{asked}; {place}, "
                 f"{plan.text_panels - text_panels} panel{'s' if plan.text_panels - text_panels != 1 else ''} "
                 "of text would be left out", **where,
@@ -322,7 +323,7 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
             plan = _plan(game, markdown, Path(tmp), memo)
         except TableTooWide as exc:
             file, line = table_source_line(game, "sheet", exc.name)
-            return None, problems + [diag("rules-table-too-wide", f"{exc} (a panel is 3.125 in wide)", file=file,
+            return None, problems + [diag(RULES_TABLE_TOO_WIDE, f"{exc} (a panel is 3.125 in wide)", file=file,
                                           line=line, hint="fewer columns, shorter words, or move the table to the rulebook")]
         moved: list[tuple[str, str]] = []
         for table in movable(game, markdown) if not plan.fits else []:
@@ -342,7 +343,7 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
         fit.moved = moved
         if not plan.fits:
             if plan.too_tall:
-                problems.append(diag("rules-overflow", f"the rules sheet of {game.slug}: a block is taller than a "
+                problems.append(diag(RULES_OVERFLOW, f"the rules sheet of {game.slug}: a block is taller than a "
                                      f"panel at {MIN_SIZE:g} pt: \"{plan.too_tall}…\"", **where,
                                      hint="split it into shorter paragraphs"))
                 return fit, problems
@@ -352,14 +353,14 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
         if ran is not None:  # the plan measures as the panels' frames place text: a disagreement is a fault
             what = "the title panel" if ran == 0 else f"panel {ran + 1} ({plan.sections[ran - 1] or 'untitled'})" \
                 if ran <= len(plan.sections) else f"panel {ran + 1} (a spare panel)"
-            problems.append(diag("rules-overflow", f"the rules sheet of {game.slug}: laid out, {what} runs into the "
+            problems.append(diag(RULES_OVERFLOW, f"the rules sheet of {game.slug}: laid out, {what} runs into the "
                                  "next panel", **where,
                                  hint="condense that section of sheet.md, or move it to rulebook.md"))
             fit.fits = False
             return fit, problems
         for k, full in enumerate(plan.fill[:-1]):
             if full < UNDERFILL:
-                problems.append(diag("rules-underfill", f"rules.pdf of {game.slug}: panel {k + 2} "
+                problems.append(diag(RULES_UNDERFILL, f"rules.pdf of {game.slug}: panel {k + 2} "
                                      f"({plan.sections[k] or 'untitled'}) is {full * 100:.0f} % full, under half",
                                      **where, hint="a shorter or longer section before it, or a table the helper "
                                                    "sheet prints (reference.tables in game.yaml), lets the panels balance"))
@@ -374,7 +375,7 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
             k = min(range(len(plan.fill) - 1), key=lambda n: plan.fill[n])
             emptiest = (f"; the emptiest but the last: panel {k + 2} ({plan.sections[k] or 'untitled'}), "
                         f"{plan.fill[k] * 100:.0f} %")
-        problems.append(diag("rules-sheet-fit", f"rules.pdf of {game.slug}: type {plan.size:g} pt (the largest that "
+        problems.append(diag(RULES_SHEET_FIT, f"rules.pdf of {game.slug}: type {plan.size:g} pt (the largest that "
                              f"fits, or a smaller one that under-fills fewer panels or cuts fewer tables); {plan.text_panels} panels of rules{asked}{room}; panels filled {fill} %"
                              f"{emptiest}{went}", **where))
     return fit, problems

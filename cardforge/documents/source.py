@@ -36,7 +36,7 @@ from typing import Any
 
 from jinja2 import TemplateError, TemplateSyntaxError
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import CHECKS_SKIPPED, RULES_MISSING, RULES_TEMPLATE, TEMPLATE_BUDGET, Diagnostic, diag
 from cardforge.sources.load import display_path
 from cardforge.model import Game
 from cardforge.sandbox.budget import BudgetExceeded
@@ -208,7 +208,7 @@ def render_source(game: Game, kind: str) -> tuple[str | None, list[Diagnostic]]:
     path = source_path(game, kind)
     name = display_path(path)
     if not os.path.lexists(path):
-        return None, [diag("rules-missing", f"{game.slug} has no {SOURCES[kind]}", file=name,
+        return None, [diag(RULES_MISSING, f"{game.slug} has no {SOURCES[kind]}", file=name,
                            hint=f"write the {kind} as Markdown with jinja2 in {name}")]
     inside = resolve_inside(game.root, SOURCES[kind], file=name, what="rules source", must_exist=True)
     if isinstance(inside, Diagnostic):
@@ -224,13 +224,13 @@ def render_source(game: Game, kind: str) -> tuple[str | None, list[Diagnostic]]:
     except TemplateSyntaxError as exc:
         if macros.failure is not None:  # a template in game.yaml data: at its line there
             return None, [macros.failure]
-        return None, [diag("rules-template", exc.message or str(exc), file=name, line=exc.lineno or 0)]
+        return None, [diag(RULES_TEMPLATE, exc.message or str(exc), file=name, line=exc.lineno or 0)]
     except UnicodeDecodeError as exc:
-        return None, [undecodable(raw, exc, "rules-template", name)]
+        return None, [undecodable(raw, exc, RULES_TEMPLATE, name)]
     except BudgetExceeded as exc:
         if macros.failure is not None:
             return None, [macros.failure]
-        return None, [diag("template-budget", f"{SOURCES[kind]} was stopped: {exc}", file=name,
+        return None, [diag(TEMPLATE_BUDGET, f"{SOURCES[kind]} was stopped: {exc}", file=name,
                            line=_template_line(exc.__cause__ or exc),
                            hint="the rules render the game's data once; simplify the template")]
     except (TemplateFailure, TemplateError, KeyError, TypeError, ValueError, OSError) as exc:
@@ -239,10 +239,10 @@ def render_source(game: Game, kind: str) -> tuple[str | None, list[Diagnostic]]:
         if macros.failure is not None:  # a template in game.yaml data: at its line there
             return None, [macros.failure]
         if game.misshapen:  # it read a card field of the wrong shape, most likely: the schema error says so
-            return None, [diag("checks-skipped", f"{SOURCES[kind]} not rendered ({message}): "
+            return None, [diag(CHECKS_SKIPPED, f"{SOURCES[kind]} not rendered ({message}): "
                                f"{len(game.misshapen)} card(s) break their schema", file=name,
                                line=_template_line(cause), hint="fix the schema errors of the cards first")]
-        return None, [diag("rules-template", message, file=name, line=_template_line(cause))]
+        return None, [diag(RULES_TEMPLATE, message, file=name, line=_template_line(cause))]
 
 
 def data_failure(game: Game, where: tuple, text: str, exc: BaseException) -> Diagnostic:
@@ -253,11 +253,11 @@ def data_failure(game: Game, where: tuple, text: str, exc: BaseException) -> Dia
     line, column = src.line(*where), src.column(*where)
     inner = _template_line(exc.__cause__ or exc) if not isinstance(exc, TemplateSyntaxError) else exc.lineno or 0
     if isinstance(exc, (BudgetExceeded, RecursionError)):
-        code, message = "template-budget", f"was stopped: {exc if isinstance(exc, BudgetExceeded) else 'it calls itself without end (recursion)'}"
+        code, message = TEMPLATE_BUDGET, f"was stopped: {exc if isinstance(exc, BudgetExceeded) else 'it calls itself without end (recursion)'}"
     elif isinstance(exc, TemplateSyntaxError):
-        code, message = "rules-template", f"does not parse: {exc.message}"
+        code, message = RULES_TEMPLATE, f"does not parse: {exc.message}"
     else:
-        code, message = "rules-template", f"fails: {exc if isinstance(exc, TemplateFailure) else f'{type(exc).__name__}: {exc}'}"
+        code, message = RULES_TEMPLATE, f"fails: {exc if isinstance(exc, TemplateFailure) else f'{type(exc).__name__}: {exc}'}"
     if inner > 1 and "\n" in text:
         line, column = src.lines.in_string(src.path + tuple(where), text, len("\n".join(text.split("\n")[:inner - 1])) + 1)
     return diag(code, f"the template {text[:60]!r} in {'.'.join(map(str, where))} {message}", file=src.file,

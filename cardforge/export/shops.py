@@ -39,6 +39,7 @@ from cardforge.export.faces import face_pdf, rasterise
 from cardforge.elements import kind_of
 from cardforge.layout import LayoutSet
 from cardforge.model import Game, slugify
+from cardforge.util.diagnostics import LAYOUT_UNSAFE
 
 
 @dataclass(frozen=True)
@@ -136,7 +137,7 @@ def safe_area_notes(game: Game, layouts: LayoutSet, shop: Shop) -> list:
                     continue
                 if x < s - 0.01 or y < s - 0.01 or x + bw > w - s + 0.01 or y + bh > h - s + 0.01:
                     seen.add((layout.name, el.name))
-                    notes.append(diag("layout-unsafe",
+                    notes.append(diag(LAYOUT_UNSAFE,
                                       f"text element {el.name!r} of layout {layout.name!r} reaches into the safe margin "
                                       f"of {shop.name} ({s / 72 * 25.4:.2f} mm inside the trim), where its cut may clip it",
                                       file=layouts.file, line=el.line))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cardforge.cache.registry import SCHEMA_VALIDATORS
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import LAYOUT_INVALID, LAYOUT_MISSING, LAYOUT_UNSAFE, Diagnostic, diag
 from cardforge.elements import Element, kind_of
 from cardforge.layout.chain import deep_merge, merged_chain
 from cardforge.layout.faces import Face, resolve_face
@@ -149,7 +149,7 @@ def card_layout(card: Card, layouts: "LayoutSet") -> tuple[Layout | None, list[D
     """
     override = card.data.get("layout")
     where = Source(card.source.file, card.source.lines, card.source.path + ("layout",))
-    problems = validate(override, _override_validator(), where, code="layout-invalid",
+    problems = validate(override, _override_validator(), where, code=LAYOUT_INVALID,
                         subject=f"{card.label}: layout")
     name = layouts.name_for(card)
     if problems or name not in layouts.raw or layouts.source is None:
@@ -184,15 +184,15 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
     """
     path = layout_path(layouts_dir, game.slug)
     if not os.path.lexists(path):
-        return None, [diag("layout-missing", f"no layout file for {game.slug!r}", file=str(path),
+        return None, [diag(LAYOUT_MISSING, f"no layout file for {game.slug!r}", file=str(path),
                            hint=f"create {path} with a layout for each card type")]
     data, source, problems = read_yaml(path)
     if source is None:
         return None, problems
     if data is None:
-        return None, [diag("layout-missing", f"{source.file} is empty", file=source.file, line=1,
+        return None, [diag(LAYOUT_MISSING, f"{source.file} is empty", file=source.file, line=1,
                            hint="give it `layouts:` with a layout for each card type")]
-    problems += validate(data, _schema_validator(), source, code="layout-invalid")
+    problems += validate(data, _schema_validator(), source, code=LAYOUT_INVALID)
     if problems:
         return None, problems
     data = data or {}
@@ -223,7 +223,7 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
             if card_type.layout in result.named:
                 result.by_type[type_id] = result.named[card_type.layout]
             elif card_type.layout not in raw:
-                problems.append(diag("layout-missing", f"card type {type_id!r} prints with the layout {card_type.layout!r}, which {source.file} does not define under `layouts:`",
+                problems.append(diag(LAYOUT_MISSING, f"card type {type_id!r} prints with the layout {card_type.layout!r}, which {source.file} does not define under `layouts:`",
                                      file=game.source.file, line=game.source.line("card_types", type_id, "layout"),
                                      hint=did_you_mean(card_type.layout, raw)))
             continue
@@ -242,22 +242,22 @@ def load_layouts(game: Game, layouts_dir: Path) -> tuple[LayoutSet | None, list[
         if type_id not in result.by_type and type_id in raw:
             continue  # reported while resolving
         if type_id not in result.by_type:
-            problems.append(diag("layout-missing", f"card type {type_id!r} has no layout in {source.file}",
+            problems.append(diag(LAYOUT_MISSING, f"card type {type_id!r} has no layout in {source.file}",
                                  file=source.file, line=1, hint=f"add `layouts: {{{type_id}: ...}}`"))
             continue
         back = card_type.back
         if choice.is_data_chosen(back):  # each id it lists; what a template gives is checked per card (back-unknown)
             for listed in choice.possible(back):
                 if listed != "own" and result.back(listed) is None:
-                    problems.append(diag("layout-missing", f"card type {type_id!r} chooses the back {listed!r} by its cards' data, which {source.file} does not define under `backs:`",
+                    problems.append(diag(LAYOUT_MISSING, f"card type {type_id!r} chooses the back {listed!r} by its cards' data, which {source.file} does not define under `backs:`",
                                          file=game.source.file, line=game.source.line("card_types", type_id, "back"),
                                          hint=did_you_mean(listed, result.back_ids())))
         elif back == "own":
             if result.by_type[type_id].back is None:
-                problems.append(diag("layout-missing", f"card type {type_id!r} prints its own back but its layout has no `back:`",
+                problems.append(diag(LAYOUT_MISSING, f"card type {type_id!r} prints its own back but its layout has no `back:`",
                                      file=source.file, line=source.line("layouts", type_id)))
         elif result.back(back) is None:
-            problems.append(diag("layout-missing", f"card type {type_id!r} uses the back {back!r}, which {source.file} does not define under `backs:`",
+            problems.append(diag(LAYOUT_MISSING, f"card type {type_id!r} uses the back {back!r}, which {source.file} does not define under `backs:`",
                                  file=source.file, line=1))
     return (None if any(d.severity >= 2 for d in problems) else result), problems
 
@@ -285,11 +285,11 @@ def _resolve(name: str, merged: dict, origin: dict, sizes: dict, source: Source,
     else:
         from cardforge.util.suggest import did_you_mean
 
-        return None, [diag("layout-invalid", f"layout {name!r} has unknown size {size_value!r}",
+        return None, [diag(LAYOUT_INVALID, f"layout {name!r} has unknown size {size_value!r}",
                            file=source.file, line=source.line("layouts", name, "size"),
                            hint=did_you_mean(size_value, list(SIZE_PRESETS_MM) + list(sizes)))]
     if not all(0 < side <= 600 * 72 / 25.4 for side in size):  # NaN fails too
-        return None, [diag("layout-invalid", f"layout {name!r}: card size {size[0] / 72 * 25.4:g} x "
+        return None, [diag(LAYOUT_INVALID, f"layout {name!r}: card size {size[0] / 72 * 25.4:g} x "
                            f"{size[1] / 72 * 25.4:g} mm; each side must be more than 0 and at most 600 mm",
                            file=source.file, line=source.line("layouts", name, "size"))]
     front, face_problems = resolve_face(merged, source, ("layouts", name), origin["elements"], fonts=fonts)
@@ -318,12 +318,12 @@ def _check_boxes(layout: Layout, source: Source) -> list[Diagnostic]:
             x, y, bw, bh = kind.bounds(el)
             flat = bw < 0 or bh < 0 or (bw == 0 and bh == 0) if kind.allows_flat else bw <= 0 or bh <= 0
             if x < -0.01 or y < -0.01 or x + bw > w + 0.01 or y + bh > h + 0.01 or flat:
-                problems.append(diag("layout-invalid",
+                problems.append(diag(LAYOUT_INVALID,
                                      f"element {el.name!r} of layout {layout.name!r} lies outside the card's trim "
                                      f"({w / 72 * 25.4:.1f} x {h / 72 * 25.4:.1f} mm)",
                                      file=source.file, line=el.line))
             elif kind.keeps_safe and (x < s - 0.01 or y < s - 0.01 or x + bw > w - s + 0.01 or y + bh > h - s + 0.01):
-                problems.append(diag("layout-unsafe",
+                problems.append(diag(LAYOUT_UNSAFE,
                                      f"{el.kind} element {el.name!r} of layout {layout.name!r} reaches into the "
                                      f"{s / 72 * 25.4:.1f} mm safe margin inside the trim, where a cut may clip it",
                                      file=source.file, line=el.line))

@@ -12,7 +12,7 @@ import copy
 from typing import Any
 
 from cardforge.model import Source
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import LAYOUT_CYCLE, LAYOUT_INVALID, Diagnostic, diag
 from cardforge.util.suggest import did_you_mean
 
 
@@ -26,10 +26,10 @@ def merged_chain(raw: dict, name: str, source: Source) -> tuple[dict | None, dic
         parent = current["extends"]
         if parent in chain:
             cycle = " -> ".join(chain + [parent])
-            return None, {}, [diag("layout-cycle", f"layouts extend each other in a cycle: {cycle}",
+            return None, {}, [diag(LAYOUT_CYCLE, f"layouts extend each other in a cycle: {cycle}",
                                file=source.file, line=source.line("layouts", name, "extends"))]
         if parent not in raw:
-            return None, {}, [diag("layout-invalid", f"layout {chain[-1]!r} extends {parent!r}, which does not exist",
+            return None, {}, [diag(LAYOUT_INVALID, f"layout {chain[-1]!r} extends {parent!r}, which does not exist",
                                file=source.file, line=source.line("layouts", chain[-1], "extends"),
                                hint=did_you_mean(parent, raw))]
         chain.append(parent)

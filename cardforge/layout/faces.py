@@ -14,7 +14,7 @@ from cardforge.cache.registry import SCHEMA_VALIDATORS
 from cardforge.elements import KINDS, Element, parse, stray_key
 from cardforge.model import Source
 from cardforge.model.typefaces import FONTS
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import LAYOUT_INVALID, Diagnostic, diag
 from cardforge.util.suggest import did_you_mean
 from cardforge.util.units import parse_length
 from cardforge.validation import validate
@@ -72,26 +72,26 @@ def incomplete(el_name: str, el: dict, fonts: dict[str, str], source: Source, el
     kind = KINDS.get(el.get("kind"))
     missing = "kind" if kind is None else "box" if "box" not in el and kind.needs_box(el) else None
     if missing:
-        return diag("layout-invalid", f"element {el_name!r} has no `{missing}:`, and no layout it "
+        return diag(LAYOUT_INVALID, f"element {el_name!r} has no `{missing}:`, and no layout it "
                     "extends gives one", file=source.file, line=source.line(*el_path),
                     hint="an element of an extending layout may name only the keys it changes, "
                          "but the element must exist in the layout it extends")
     for key in el:
         if key not in kind.key_names:
-            return diag("layout-invalid", f"element {el_name!r}: {stray_key(kind.name, key)}", file=source.file,
+            return diag(LAYOUT_INVALID, f"element {el_name!r}: {stray_key(kind.name, key)}", file=source.file,
                         line=source.line(*el_path, key), column=source.column(*el_path, key))
-    wrong = validate(el, _kind_validator(kind.name), Source(source.file, source.lines, el_path), code="layout-invalid",
+    wrong = validate(el, _kind_validator(kind.name), Source(source.file, source.lines, el_path), code=LAYOUT_INVALID,
                      subject=f"element {el_name!r}")
     if wrong:  # a value of the merged element's kind's wrong shape (written where no kind was)
         return wrong[0]
     for key in ("header_font", "font"):
         if el.get(key) and el[key] not in fonts:
-            return diag("layout-invalid", f"element {el_name!r} uses unknown font {el[key]!r}",
+            return diag(LAYOUT_INVALID, f"element {el_name!r} uses unknown font {el[key]!r}",
                         file=source.file, line=source.line(*el_path, key),
                         hint=(did_you_mean(el[key], fonts) if key == "font" else "") or f"fonts: {', '.join(fonts)} "
                              "(a pack declares its own under `fonts:` in game.yaml)")
     needs = kind.require(el)
     if needs:
-        return diag("layout-invalid", f"{kind.name} element {el_name!r} {needs}", file=source.file,
+        return diag(LAYOUT_INVALID, f"{kind.name} element {el_name!r} {needs}", file=source.file,
                     line=source.line(*el_path))
     return None

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 from cardforge.util.i18n import gettext
+from cardforge.util.diagnostics import SHEET_TIGHT
 
 if TYPE_CHECKING:  # drawing modules are imported when a deck is drawn: DeckOptions alone stays light
     from reportlab.pdfgen.canvas import Canvas
@@ -352,7 +353,7 @@ def sheet_notes(game: Game, layouts: LayoutSet, options: DeckOptions) -> list[Di
         choices = [f"--fit marks prints {roomy.per_sheet} a sheet with full bleed and printable marks"]
         if not alt.tight():
             choices.append(f"--paper {other} prints {alt.per_sheet} a sheet with both")
-        notes.append(diag("sheet-tight",
+        notes.append(diag(SHEET_TIGHT,
                           f"{game.slug}: {sheet.cols} x {sheet.rows} cards of {key[0][0] / MM:.1f} x {key[0][1] / MM:.1f} mm "
                           f"on {options.paper}: {'; '.join(why)}",
                           hint="; ".join(choices), file=layouts.file))

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from jinja2 import Environment, StrictUndefined
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import PACK_EXISTS, SLUG_INVALID, Diagnostic, diag
 from cardforge.sources.load import display_path
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]{0,63}$")
@@ -123,7 +123,7 @@ def new_pack(root: Path, new: NewGame) -> list[Path]:
     anything when the slug is not a lowercase folder name or any file exists.
     """
     if not SLUG.match(new.slug):
-        raise ScaffoldError([diag("slug-invalid", f"{new.slug!r} is not a valid game pack name",
+        raise ScaffoldError([diag(SLUG_INVALID, f"{new.slug!r} is not a valid game pack name",
                                   hint="use lowercase letters, digits and hyphens, starting with a letter or "
                                        "digit, for example `my-game`")])
     pack = root / "cards" / new.slug
@@ -131,7 +131,7 @@ def new_pack(root: Path, new: NewGame) -> list[Path]:
     if pack.exists():
         clashes.insert(0, pack)
     if clashes:
-        raise ScaffoldError([diag("pack-exists", f"{display_path(p)} already exists; nothing was written",
+        raise ScaffoldError([diag(PACK_EXISTS, f"{display_path(p)} already exists; nothing was written",
                                   file=display_path(p), hint="choose another name, or remove the old pack first")
                              for p in clashes[:1]])
     ctx = _context(new)

@@ -20,7 +20,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from cardforge.util.diagnostics import diag, display_path
+from cardforge.util.diagnostics import PACK_EXISTS, SLUG_INVALID, SOURCE_MAPPING, SOURCE_VALUE, diag, display_path
 from cardforge.scaffold import SLUG, NewGame, ScaffoldError, _context, _render
 from cardforge.scaffold.sheetcolumns import field_schema
 from cardforge.scaffold.sheetlayout import dump_yaml, jinja_literal, layout_yaml
@@ -105,7 +105,7 @@ def choose_sheets(tables: list[Table], names: list[str] | None, display: str) ->
         by_name = {t.sheet: t for t in tables}
         for name in names:
             if name not in by_name:
-                raise SourceError([diag("source-mapping", f"--sheet {name!r} is not a worksheet of {display}", file=display,
+                raise SourceError([diag(SOURCE_MAPPING, f"--sheet {name!r} is not a worksheet of {display}", file=display,
                                         hint=did_you_mean(name, list(by_name)) or f"the worksheets: {', '.join(map(str, by_name))}")])
         return [by_name[n] for n in names], [(t.sheet or "", "not chosen with --sheet") for t in tables if t.sheet not in names]
     reasons = {id(t): not_a_card_list(t) for t in tables}
@@ -158,7 +158,7 @@ def sheet_as_csv(sheet: Path, display: str, sheets: list[str] | None = None) -> 
         return sheet.read_bytes(), [], []
     tables = [group_header(t) for t in read_tables(sheet, display, cached=False) if t.header]
     if not tables:
-        raise SourceError([diag("source-value", f"{display} holds no rows", file=display)])
+        raise SourceError([diag(SOURCE_VALUE, f"{display} holds no rows", file=display)])
     tables, skipped = choose_sheets(tables, sheets, display)
     refuse_uncached(tables)
     headers = list(dict.fromkeys(_cell_text(c.value).strip() for t in tables for c in t.header if _cell_text(c.value).strip()))
@@ -322,7 +322,7 @@ def new_from_sheet(root: Path, new: NewGame, sheet: Path, type_column: str | Non
     designer's options and the question asker (:class:`~cardforge.scaffold.sheetplan.Choices`).
     Raises :class:`ScaffoldError` before writing anything when it cannot."""
     if not SLUG.match(new.slug):
-        raise ScaffoldError([diag("slug-invalid", f"{new.slug!r} is not a valid game pack name",
+        raise ScaffoldError([diag(SLUG_INVALID, f"{new.slug!r} is not a valid game pack name",
                                   hint="use lowercase letters, digits and hyphens, for example `my-game`")])
     display = display_path(sheet)
     try:
@@ -345,7 +345,7 @@ def new_from_sheet(root: Path, new: NewGame, sheet: Path, type_column: str | Non
     targets = [pack / "game.yaml", pack / csv_name, *(pack / f for f in SHARED_FILES), root / "layouts" / f"{new.slug}.yaml"]
     clashes = [p for p in [pack, *targets] if p.exists()]
     if clashes:
-        raise ScaffoldError([diag("pack-exists", f"{display_path(clashes[0])} already exists; nothing was written",
+        raise ScaffoldError([diag(PACK_EXISTS, f"{display_path(clashes[0])} already exists; nothing was written",
                                   file=display_path(clashes[0]), hint="choose another name, or remove the old pack first")])
     ctx = {**_context(new), "icon_example": "the ones you declare under `icons:` in game.yaml"}
     for target in targets:

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field as dc_field
 from typing import Any, Callable
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import SOURCE_MAPPING, SOURCE_VALUE, Diagnostic, diag
 from cardforge.scaffold.sheetcolumns import (ART_NAMES, DECK_NAMES, ID_NAMES, IMAGE, INTEGER, MANY_TYPES, MARKS,
                                              NAME_NAMES, QUANTITY, TEXT_NAMES, TYPE_NAMES, UNTYPED, Column, cell_text,
                                              columns_named, header_words, is_blank, json_kind, new_field_name, shorten,
@@ -100,7 +100,7 @@ def plan_sheet(table: Table, type_column: str | None = None,
     guesses: list[Guess] = []
     columns = [Column(i, cell_text(c.value)) for i, c in enumerate(table.header) if not is_blank(c.value)]
     if not columns:
-        return None, [diag("source-value", "the sheet has no header row of column names", **table.where(1))]
+        return None, [diag(SOURCE_VALUE, "the sheet has no header row of column names", **table.where(1))]
     by_key = {normal(c.header): c for c in columns}
     rows = table.rows
 
@@ -112,7 +112,7 @@ def plan_sheet(table: Table, type_column: str | None = None,
             return None
         found = by_key.get(normal(header))
         if found is None:
-            return diag("source-mapping", f"{option} {header!r} is not a column of the sheet",
+            return diag(SOURCE_MAPPING, f"{option} {header!r} is not a column of the sheet",
                         **table.where(table.header[0].row),
                         hint=did_you_mean(header, [c.header for c in columns])
                         or f"the columns: {', '.join(c.header for c in columns)}")
@@ -208,7 +208,7 @@ def plan_sheet(table: Table, type_column: str | None = None,
             decks[cell_text(cell(row, deck))] = decks.get(cell_text(cell(row, deck)), 0) + copies
         card_rows.append((index, type_id))
     if not types:
-        return None, [diag("source-value", "the sheet has no rows of cards below its header", **table.where(table.header[0].row))]
+        return None, [diag(SOURCE_VALUE, "the sheet has no rows of cards below its header", **table.where(table.header[0].row))]
 
     # the name: a name column, else the art file's name, else the type and row
     computed: dict[str, str] = {}

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from cardforge.model import Card, Game
-from cardforge.util.diagnostics import Diagnostic, diag, display_path
+from cardforge.util.diagnostics import LANGUAGE_UNKNOWN, PO_INVALID, TRANSLATION_MISSING, Diagnostic, diag, display_path
 
 LOCALE_FOLDER = "locale"
 FIXED_CONTEXT = "cardforge"
@@ -74,7 +74,7 @@ def language_problems(game: Game) -> list[Diagnostic]:
         try:
             Locale.parse(code)
         except (UnknownLocaleError, ValueError, TypeError) as exc:
-            problems.append(diag("language-unknown", f"languages: {code!r} is no language code Babel knows ({exc})",
+            problems.append(diag(LANGUAGE_UNKNOWN, f"languages: {code!r} is no language code Babel knows ({exc})",
                                  file=game.source.file, line=game.source.line("languages", i),
                                  column=game.source.column("languages", i),
                                  hint="write an ISO 639 code, as `es`, `fr`, `de` or `pt_BR`"))
@@ -95,27 +95,27 @@ def read_catalog(path: Path, lang: str):
         raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b"\n") + 1
-        return None, [diag("po-invalid", f"{where} is not UTF-8 text: {exc.reason}", file=where, line=line,
+        return None, [diag(PO_INVALID, f"{where} is not UTF-8 text: {exc.reason}", file=where, line=line,
                            hint="save the catalog as UTF-8, as every PO editor does")]
     except OSError as exc:
-        return None, [diag("po-invalid", f"{where} cannot be read: {exc.strerror}", file=where)]
+        return None, [diag(PO_INVALID, f"{where} cannot be read: {exc.strerror}", file=where)]
     lines = raw.decode("utf-8").splitlines()
     for n, line in enumerate(lines, 1):  # Babel reads an unclosed string as if it were closed: say so first
         text = line.strip()
         quoted = QUOTED.match(text)
         if quoted and not CLOSED.fullmatch(quoted.group(1)):
-            return None, [diag("po-invalid", f"{where} does not parse: the string on line {n} is not closed by a "
+            return None, [diag(PO_INVALID, f"{where} does not parse: the string on line {n} is not closed by a "
                                "quotation mark", file=where, line=n,
                                hint='end the line with " (a quotation mark inside the text is written \\")')]
     try:
         catalog = read_po(raw.splitlines(keepends=True), locale=None, abort_invalid=True)
     except PoFileError as exc:
         message = str(exc).rsplit(" on ", 1)[0]
-        return None, [diag("po-invalid", f"{where} does not parse: {message}", file=where,
+        return None, [diag(PO_INVALID, f"{where} does not parse: {message}", file=where,
                            line=(exc.lineno or 0) + 1,  # Babel counts lines from 0
                            hint="check the line in a PO editor; `cardforge translate` writes a valid catalog")]
     except Exception as exc:  # Babel raises ValueError and others on a malformed header or entry
-        return None, [diag("po-invalid", f"{where} does not parse: {exc}", file=where, line=1,
+        return None, [diag(PO_INVALID, f"{where} does not parse: {exc}", file=where, line=1,
                            hint="check the file in a PO editor; `cardforge translate` writes a valid catalog")]
     _previous_ids(catalog, lines)
     return catalog, []
@@ -268,7 +268,7 @@ def translated(game: Game, lang: str) -> tuple[Game, list[Diagnostic], Applied]:
     catalog, problems = read_catalog(path, lang)
     if catalog is None:
         if not problems:
-            problems = [diag("translation-missing", f"{game.slug} lists {lang!r} among its languages but has no {where}",
+            problems = [diag(TRANSLATION_MISSING, f"{game.slug} lists {lang!r} among its languages but has no {where}",
                              file=game.source.file, line=game.source.line("languages"),
                              hint=f"run `cardforge translate {game.slug}` to write it, then translate its entries")]
         return replace(game, language=lang), problems, applied

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import SOURCE_COLUMN, SOURCE_MAPPING, SOURCE_VALUE, Diagnostic, diag
 from cardforge.model import Game
 from cardforge.sources.mapping import QUANTITY_NAMES, FieldInfo, Mapping, TypeSchema, normal
 from cardforge.sources.rowrules import RowRules
@@ -97,7 +97,7 @@ class Converter:
             else:
                 out.append(next((f for f in self.fields if normal(f) == key), name))
         if self.mapping.type_column and TYPE not in out:
-            self.problems.append(diag("source-mapping", f"the mapping's type_column {self.mapping.type_column!r} is not a column of "
+            self.problems.append(diag(SOURCE_MAPPING, f"the mapping's type_column {self.mapping.type_column!r} is not a column of "
                                       f"{table.file}{':' + table.sheet if table.sheet else ''}",
                                       **table.where(table.header[0].row if table.header else 1),
                                       hint=did_you_mean(self.mapping.type_column, [str(c.value) for c in table.header if c.value])))
@@ -143,14 +143,14 @@ class Converter:
             if type_cell is not None and _blank(type_cell.value) is False:
                 type_id = self.type_of(type_cell.value)
                 if type_id is None:
-                    self.problems.append(diag("source-value", f"{type_cell.value!r} is not a card type of {self.game.slug}",
+                    self.problems.append(diag(SOURCE_VALUE, f"{type_cell.value!r} is not a card type of {self.game.slug}",
                                               **table.where(row_no, type_cell.column),
                                               hint=did_you_mean(str(type_cell.value), [*self.game.card_types,
                                                                 *(ct.label for ct in self.game.card_types.values())])
                                               or "name the card types in the mapping's `type_values:`"))
                     continue
             if type_id is None:
-                self.problems.append(diag("source-value", "this row has no card type", **table.where(row_no),
+                self.problems.append(diag(SOURCE_VALUE, "this row has no card type", **table.where(row_no),
                                           hint="add a `type` column, or set `type:` (or `sheets:`) in the mapping"))
                 continue
             data = self.card(table, type_id, by_field, row_no)
@@ -171,7 +171,7 @@ class Converter:
         header = table.header[cell.column - 1].value if cell.column <= len(table.header) else None
         column = f"column {str(header).strip()!r} ({column_letter(cell.column)})" if not _blank(header) \
             else f"column {column_letter(cell.column)}, which has no header"
-        self.problems.append(diag("source-value", f"row {row_no} holds nothing but {cell.value!r}, in {column}: "
+        self.problems.append(diag(SOURCE_VALUE, f"row {row_no} holds nothing but {cell.value!r}, in {column}: "
                                   "it makes no card", **table.where(row_no, cell.column),
                                   hint=f"a stray value? delete cell {column_letter(cell.column)}{row_no} in the sheet, "
                                        f"or skip the row with `skip_rows: [{row_no}]` in the mapping"))
@@ -187,7 +187,7 @@ class Converter:
             if schema.closed and name not in known:
                 if (table.file, table.sheet, name, type_id) not in self._warned:
                     self._warned.add((table.file, table.sheet, name, type_id))
-                    self.problems.append(diag("source-column", f"column {name!r} is not a field of card type {type_id!r}; "
+                    self.problems.append(diag(SOURCE_COLUMN, f"column {name!r} is not a field of card type {type_id!r}; "
                                               "it is not imported", **table.where(table.header[0].row, cell.column),
                                               hint=did_you_mean(name, schema.fields) or
                                               f"rename it (`columns: {{{name}: FIELD}}`) or list it under `skip:` in the mapping"))
@@ -195,11 +195,11 @@ class Converter:
             info = FieldInfo({"integer"}, set()) if name == "quantity" else schema.info(name)
             ok, value = self.value(name, cell.value, info)
             if not ok:
-                self.problems.append(diag("source-value", f"{name}: {value}", **table.where(cell.row, cell.column)))
+                self.problems.append(diag(SOURCE_VALUE, f"{name}: {value}", **table.where(cell.row, cell.column)))
                 continue
             data[name] = value
         if "name" not in data:
-            self.problems.append(diag("source-value", "this row has no name", **table.where(row_no),
+            self.problems.append(diag(SOURCE_VALUE, "this row has no name", **table.where(row_no),
                                       hint="every card needs a name: add a `name` column, rename one in the mapping "
                                            "(`columns: {Title: name}`) or compute it (`computed: {name: \"{{ picture | stem }}\"}`)"))
             return None

@@ -20,7 +20,8 @@ import os
 from dataclasses import replace
 
 from cardforge.cache.registry import SCHEMA_VALIDATORS
-from cardforge.util.diagnostics import Diagnostic, Severity, diag, has_errors
+from cardforge.util.diagnostics import (ERRATA_APPLIED, ERRATA_STALE, FINDING_ACCEPTED, PACK_STRUCTURE, Diagnostic,
+                                        Severity, diag, has_errors)
 from cardforge.util.diagnostics import display_path
 from cardforge.sources.yamlfile import read_yaml
 from cardforge.model import Game, Source
@@ -54,9 +55,9 @@ def read_errata(game: Game) -> tuple[dict, Source | None, list[Diagnostic]]:
     if source is None:
         return {}, None, problems
     if not isinstance(data, dict):
-        return {}, None, [diag("pack-structure", "errata.yaml must be a mapping with `errata:` and/or `accepted:` lists",
+        return {}, None, [diag(PACK_STRUCTURE, "errata.yaml must be a mapping with `errata:` and/or `accepted:` lists",
                                file=source.file, line=1)]
-    shape = validate(data, _validator(), source, code="pack-structure", subject=ERRATA_FILE)
+    shape = validate(data, _validator(), source, code=PACK_STRUCTURE, subject=ERRATA_FILE)
     if shape:
         return {}, None, problems + shape
     return data, source, problems
@@ -86,7 +87,7 @@ def apply_errata(game: Game) -> tuple[Game, list[Diagnostic]]:
         name, field = entry.get("card"), entry.get("field")
         matches = [i for i in by_name.get(name, []) if not entry.get("type") or cards[i].type == entry["type"]]
         if not matches or not field:
-            problems.append(diag("errata-stale", f"erratum #{n + 1} names no card {name!r}" if not matches
+            problems.append(diag(ERRATA_STALE, f"erratum #{n + 1} names no card {name!r}" if not matches
                                  else f"erratum #{n + 1} has no `field`", **where))
             continue
         card = cards[matches[0]]
@@ -97,13 +98,13 @@ def apply_errata(game: Game) -> tuple[Game, list[Diagnostic]]:
         elif value == printed:
             new_value = corrected
         else:
-            problems.append(diag("errata-stale", f"erratum #{n + 1}: {card.type} card {name!r} field `{field}` "
+            problems.append(diag(ERRATA_STALE, f"erratum #{n + 1}: {card.type} card {name!r} field `{field}` "
                                  f"does not contain the printed value {printed!r}", card=name, **where))
             continue
         new_data = copy.deepcopy(card.data)
         new_data[field] = new_value
         cards[matches[0]] = replace(card, data=new_data, **_identity(field, new_value))
-        problems.append(diag("errata-applied", f"{card.type} card {name!r}: `{field}` {printed!r} -> {corrected!r} "
+        problems.append(diag(ERRATA_APPLIED, f"{card.type} card {name!r}: `{field}` {printed!r} -> {corrected!r} "
                              f"({entry.get('reason', 'no reason given')})", file=card.source.file,
                              line=card.source.line(field), card=name))
     return replace(game, cards=cards), problems
@@ -132,7 +133,7 @@ def accept_findings(game: Game, found: list[Diagnostic]) -> list[Diagnostic]:
                        if a.get("code") == d.code and (not a.get("card") or a.get("card") == d.card)
                        and (not a.get("match") or a["match"] in d.message)), None)
         if reason is not None:
-            out.append(replace(d, severity=Severity.INFO, code="finding-accepted",
+            out.append(replace(d, severity=Severity.INFO, code=FINDING_ACCEPTED,
                                message=f"[{d.code}] {d.message} (left as printed: {reason})", hint=""))
         else:
             out.append(d)

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from cardforge.util.diagnostics import Diagnostic, diag, has_errors
+from cardforge.util.diagnostics import IMPORT_REFUSED, SOURCE_MAPPING, Diagnostic, diag, has_errors
 from cardforge.util.diagnostics import display_path
 from cardforge.sources.yamlfile import read_yaml
 from cardforge.model import Game
@@ -40,7 +40,7 @@ def mapping_for(game: Game, file_name: str, mapping_file: Path | None) -> tuple[
         from cardforge.validation import validate
         from cardforge.sources.schema import mapping_validator
 
-        problems = validate(data or {}, mapping_validator(), source, code="source-mapping")
+        problems = validate(data or {}, mapping_validator(), source, code=SOURCE_MAPPING)
         return (None, problems) if problems else (Mapping.from_data(data, source), [])
     return game_mapping(game, file_name), []
 
@@ -64,7 +64,7 @@ def convert_file(game: Game, path: Path, mapping: Mapping) -> tuple[list[Row], l
         if type_id not in game.card_types:
             from cardforge.util.suggest import did_you_mean
 
-            converter.problems.append(diag("source-mapping", f"the mapping names card type {type_id!r}, which game.yaml does not declare",
+            converter.problems.append(diag(SOURCE_MAPPING, f"the mapping names card type {type_id!r}, which game.yaml does not declare",
                                            hint=did_you_mean(type_id, game.card_types)))
     if has_errors(converter.problems):
         return [], converter.problems
@@ -108,7 +108,7 @@ def import_file(game: Game, path: Path, mapping: Mapping, into: str | None = Non
         return ImportResult(None, diagnostics=problems)
     target = game.root / (into or f"{path.stem}.yaml")
     if target.suffix != ".yaml" or target.name in ("game.yaml", "errata.yaml") or target.parent != game.root:
-        return ImportResult(None, diagnostics=problems + [diag("import-refused", f"cannot import into {target.name}, "
+        return ImportResult(None, diagnostics=problems + [diag(IMPORT_REFUSED, f"cannot import into {target.name}, "
                                                                 "which is not a card file; nothing was written",
                                                                 hint="choose the card file with --into, for example --into cards.yaml")])
     old: dict[tuple[str, str], dict] = {}
@@ -118,7 +118,7 @@ def import_file(game: Game, path: Path, mapping: Mapping, into: str | None = Non
             return ImportResult(None, diagnostics=problems + found)
         if not isinstance(data, dict) or data.get("imported_from") != path.name:
             return ImportResult(None, diagnostics=problems + [diag(
-                "import-refused", f"{display_path(target)} exists and was not imported from {path.name}; nothing was written",
+                IMPORT_REFUSED, f"{display_path(target)} exists and was not imported from {path.name}; nothing was written",
                 file=display_path(target), hint="import into another file with --into NAME.yaml, or move the file away")])
         for card in data.get("cards") or []:
             if isinstance(card, dict):

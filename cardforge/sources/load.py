@@ -11,7 +11,8 @@ import re
 
 from pathlib import Path
 
-from cardforge.util.diagnostics import Diagnostic, diag, display_path, has_errors
+from cardforge.util.diagnostics import (CARD_DUPLICATE, CARD_TYPE_UNKNOWN, PACK_MISSING, PACK_STRUCTURE, SCHEMA,
+                                        VALUE_TOO_LARGE, Diagnostic, diag, display_path, has_errors)
 from cardforge.model import Card, CardType, Game, Icon, Source
 from cardforge.util.paths import GAME_FILE, find_packs, resolve_inside  # noqa: F401  (find_packs: part of this module's API)
 from cardforge.validation import validate_game_file
@@ -30,7 +31,7 @@ def load_game(pack: Path) -> tuple[Game | None, list[Diagnostic]]:
     """
     game_path = pack / GAME_FILE
     if not game_path.is_file():
-        return None, [diag("pack-missing", f"no {GAME_FILE} in {display_path(pack)}", file=display_path(pack))]
+        return None, [diag(PACK_MISSING, f"no {GAME_FILE} in {display_path(pack)}", file=display_path(pack))]
     inside = resolve_inside(pack, GAME_FILE, file=display_path(game_path), what=GAME_FILE)
     if isinstance(inside, Diagnostic):
         return None, [inside]
@@ -38,7 +39,7 @@ def load_game(pack: Path) -> tuple[Game | None, list[Diagnostic]]:
     if source is None:
         return None, problems
     if not isinstance(data, dict):
-        return None, [diag("pack-structure", "game.yaml must be a mapping", file=source.file, line=1)]
+        return None, [diag(PACK_STRUCTURE, "game.yaml must be a mapping", file=source.file, line=1)]
     problems += validate_game_file(data, source)
     if has_errors(problems):
         return None, problems
@@ -106,30 +107,30 @@ def _load_card_file(game: Game, path: Path) -> list[Diagnostic]:
     if source is None:
         return problems
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
-        return [diag("pack-structure", "a card file must be a mapping with a `cards:` list",
+        return [diag(PACK_STRUCTURE, "a card file must be a mapping with a `cards:` list",
                      file=source.file, line=1, hint="start the file with `cards:` and list one card per `- name: ...`")]
     for i, entry in enumerate(data["cards"]):
         card_source = Source(source.file, source.lines, ("cards", i))
         if not isinstance(entry, dict):
-            problems.append(diag("pack-structure", "a card must be a mapping of fields",
+            problems.append(diag(PACK_STRUCTURE, "a card must be a mapping of fields",
                                  file=source.file, line=card_source.line()))
             continue
         name, type_id = entry.get("name"), entry.get("type")
         if not isinstance(name, str) or not isinstance(type_id, str):
             missing = "name" if not isinstance(name, str) else "type"
-            problems.append(diag("schema", f"card #{i + 1} has no `{missing}` string",
+            problems.append(diag(SCHEMA, f"card #{i + 1} has no `{missing}` string",
                                  file=source.file, line=card_source.line()))
             continue
         if type_id not in game.card_types:
             from cardforge.util.suggest import did_you_mean
 
-            problems.append(diag("card-type-unknown", f"card {name!r} has type {type_id!r}, which game.yaml does not declare",
+            problems.append(diag(CARD_TYPE_UNKNOWN, f"card {name!r} has type {type_id!r}, which game.yaml does not declare",
                                  file=source.file, line=card_source.line("type"), column=card_source.column("type"),
                                  hint=did_you_mean(type_id, game.card_types)))
             continue
         quantity = entry.get("quantity", 1)
         if isinstance(quantity, int) and not isinstance(quantity, bool) and quantity > MAX_QUANTITY:
-            problems.append(diag("value-too-large", f"card {name!r} has quantity {quantity:,}; a card is printed "
+            problems.append(diag(VALUE_TOO_LARGE, f"card {name!r} has quantity {quantity:,}; a card is printed "
                                  f"at most {MAX_QUANTITY:,} times", file=source.file,
                                  line=card_source.line("quantity"), column=card_source.column("quantity"), card=name))
             quantity = 1
@@ -164,7 +165,7 @@ def _duplicates(game: Game) -> list[Diagnostic]:
     for card in game.cards:
         if card.id in seen:
             first = seen[card.id]
-            problems.append(diag("card-duplicate",
+            problems.append(diag(CARD_DUPLICATE,
                                  f"{card.label} is entered twice (first at {first.source.file}:{first.source.line()})",
                                  file=card.source.file, line=card.source.line("name"),
                                  hint=_duplicate_hint(first, card)))

@@ -23,7 +23,7 @@ import hashlib
 import io
 from pathlib import Path
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import FONT_INVALID, PACK_MISSING, PATH_OUTSIDE_PACK, Diagnostic, diag
 from cardforge.model import FACES, PackFont, Source
 from cardforge.util.paths import InputFileError, read_limited, resolve_inside
 
@@ -51,7 +51,7 @@ def pack_fonts(data: dict, pack: Path, source: Source) -> tuple[dict[str, PackFo
     for name, spec in (data.get("fonts") or {}).items():
         where = dict(file=source.file, line=source.line("fonts", name), column=source.column("fonts", name))
         if name in FONTS or name in FAMILIES:
-            problems.append(diag("font-invalid", f"font {name!r} has the name of a font cardforge ships; "
+            problems.append(diag(FONT_INVALID, f"font {name!r} has the name of a font cardforge ships; "
                                  "give the pack's font a name of its own", hint="for example `cjk` or `title`",
                                  **where))
             continue
@@ -71,7 +71,7 @@ def pack_fonts(data: dict, pack: Path, source: Source) -> tuple[dict[str, PackFo
         for which in FACES:
             digest.update(b"\0" + files[which][1])
         if spec.get("rules") and rules_font is not None:
-            problems.append(diag("font-invalid", f"fonts {rules_font!r} and {name!r} both say `rules: true`; the "
+            problems.append(diag(FONT_INVALID, f"fonts {rules_font!r} and {name!r} both say `rules: true`; the "
                                  "rules documents print in one font", file=source.file,
                                  line=source.line("fonts", name, "rules"), column=source.column("fonts", name, "rules")))
             continue
@@ -91,23 +91,23 @@ def _font_file(pack: Path, name: str, which: str, value: object, source: Source
     what = f"font {name!r} {which.replace('_', ' ')} file"
     found = resolve_inside(pack, value, roots=(pack,), must_exist=True, what=what, **where)
     if isinstance(found, Diagnostic):
-        if found.code == "path-outside-pack":
+        if found.code == PATH_OUTSIDE_PACK:
             found = diag(found.code, found.message.replace("outside the pack and project", "outside the pack"),
                          hint="copy the font file into the pack folder (a fonts/ folder, say)", **where)
         return None, found
     if any(_ignored(part) for part in Path(str(value)).parts if part not in (".", "..")):
-        return None, diag("font-invalid", f"{what} {value!r} is a hidden or backup file, which builds do not track",
+        return None, diag(FONT_INVALID, f"{what} {value!r} is a hidden or backup file, which builds do not track",
                           hint="name the file without a leading dot or trailing ~", **where)
     try:
         data = read_limited(found, MAX_FONT_BYTES, display=str(value))
     except InputFileError as exc:
         return None, exc.diagnostic.at(source.file, where["line"], where["column"])
     except OSError as exc:
-        return None, diag("pack-missing", f"cannot read {what} {value!r}: {exc.strerror}", **where)
+        return None, diag(PACK_MISSING, f"cannot read {what} {value!r}: {exc.strerror}", **where)
     problem = _not_embeddable(data)
     if problem:
         message, hint = problem
-        return None, diag("font-invalid", f"{what} {value!r} {message}", hint=hint, **where)
+        return None, diag(FONT_INVALID, f"{what} {value!r} {message}", hint=hint, **where)
     return (found, data), None
 
 

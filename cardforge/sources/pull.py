@@ -38,7 +38,7 @@ from pathlib import Path
 import yaml
 
 from cardforge.sources.tables import SourceError, read_tables
-from cardforge.util.diagnostics import Diagnostic, diag, display_path
+from cardforge.util.diagnostics import SOURCE_PULL, Diagnostic, diag, display_path
 
 RECORD = ".pulled.txt"  # hidden, and not a card file (*.yaml): file-unread and the loader pass it by
 LIMIT = 50 * 1024 * 1024  # bytes: a sheet larger than this is refused
@@ -87,15 +87,15 @@ def _fetch(url: str, where: dict) -> bytes:
     except urllib.error.HTTPError as exc:
         hint = ("share the sheet as \"anyone with the link can view\", or publish it to the web as CSV "
                 "(File > Share > Publish to web)" if exc.code in (401, 403, 404) and "google" in url else None)
-        raise PullError([diag("source-pull", f"{url} answered HTTP {exc.code} ({exc.reason})", hint=hint, **where)]) from None
+        raise PullError([diag(SOURCE_PULL, f"{url} answered HTTP {exc.code} ({exc.reason})", hint=hint, **where)]) from None
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        raise PullError([diag("source-pull", f"cannot reach {url}: {reason}", **where,
+        raise PullError([diag(SOURCE_PULL, f"cannot reach {url}: {reason}", **where,
                               hint="check the network connection and the URL; the pack's sheet is left as it was")]) from None
     except ValueError as exc:
-        raise PullError([diag("source-pull", f"not a URL cardforge can fetch: {exc}", **where)]) from None
+        raise PullError([diag(SOURCE_PULL, f"not a URL cardforge can fetch: {exc}", **where)]) from None
     if len(data) > LIMIT:
-        raise PullError([diag("source-pull", f"{url} answered more than {LIMIT // (1024 * 1024)} MB: not a sheet", **where)])
+        raise PullError([diag(SOURCE_PULL, f"{url} answered more than {LIMIT // (1024 * 1024)} MB: not a sheet", **where)])
     return data
 
 
@@ -129,7 +129,7 @@ def pull(pack: Path, only: str | None = None) -> list[Pulled]:
     if only is not None:
         wanted = {k: v for k, v in wanted.items() if k == only}
     if not wanted:
-        raise PullError([diag("source-pull", f"no sheet of {display_path(game_file)} has a `url:`"
+        raise PullError([diag(SOURCE_PULL, f"no sheet of {display_path(game_file)} has a `url:`"
                               + (f" for {only}" if only else ""), file=display_path(game_file),
                               hint="give the sheet's mapping its address: `sources: {deck.csv: {url: "
                                    "https://docs.google.com/spreadsheets/d/.../edit, type: card}}`")])
@@ -144,13 +144,13 @@ def pull(pack: Path, only: str | None = None) -> list[Pulled]:
         where = {"file": display_path(game_file), "line": source.line("sources", name, "url") if source else None}
         suffix = Path(name).suffix.lower()
         if suffix not in FORMATS or Path(name).name != name:
-            raise PullError([diag("source-pull", f"{name}: cardforge pulls a sheet into a .csv, .xlsx or .ods file of the pack",
+            raise PullError([diag(SOURCE_PULL, f"{name}: cardforge pulls a sheet into a .csv, .xlsx or .ods file of the pack",
                                   **where)])
         url = export_url(str(spec["url"]), suffix)
         body = _fetch(url, where)
         why = _not_a_sheet(body, suffix)
         if why:
-            raise PullError([diag("source-pull", f"{url} answered {why}, not the sheet", **where,
+            raise PullError([diag(SOURCE_PULL, f"{url} answered {why}, not the sheet", **where,
                                   hint="use a link that downloads the sheet itself: in Google Sheets, share it as "
                                        "\"anyone with the link\" or publish it to the web as CSV")])
         target = pack / name
@@ -163,7 +163,7 @@ def pull(pack: Path, only: str | None = None) -> list[Pulled]:
             except SourceError as exc:
                 raise PullError(exc.diagnostics) from None
             if not any(t.header for t in tables):
-                raise PullError([diag("source-pull", f"{url} answered a sheet with no rows", **where)])
+                raise PullError([diag(SOURCE_PULL, f"{url} answered a sheet with no rows", **where)])
             os.replace(temp, target)
         finally:
             shutil.rmtree(folder, ignore_errors=True)

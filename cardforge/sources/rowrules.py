@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import SOURCE_COMPUTED, Diagnostic, diag
 from cardforge.sources.mapping import Mapping, normal
 from cardforge.sources.tables import Cell, Table
 from cardforge.util.suggest import did_you_mean
@@ -95,7 +95,7 @@ class RowRules:
 
     def _fail(self, message: str, keys: tuple, hint: str = "", row: int = 0) -> None:
         where = self.mapping.where(*keys) or self.table.where(row or (self.table.header[0].row if self.table.header else 1))
-        self.problems.append(diag("source-computed", message, hint=hint, **where))
+        self.problems.append(diag(SOURCE_COMPUTED, message, hint=hint, **where))
         if not row:
             self.broken = True
 

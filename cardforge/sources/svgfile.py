@@ -10,6 +10,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from cardforge.util.paths import InputFileError, read_limited
+from cardforge.util.diagnostics import ICON_FILE
 
 MAX_SVG_BYTES = 2 * 1024 * 1024
 _LINK = re.compile(r"^\s*(#|data:)")
@@ -30,29 +31,29 @@ def inspect_svg(svg: Path) -> tuple[str, str] | None:
     except InputFileError as exc:
         return exc.diagnostic.code, exc.diagnostic.message.removeprefix(str(svg)).strip()
     except OSError as exc:
-        return "icon-file", f"cannot be read: {exc.strerror}"
+        return ICON_FILE, f"cannot be read: {exc.strerror}"
     if raw.startswith(b"\x89PNG"):
-        return "icon-file", "is a PNG image, not an SVG: save the icon as SVG (vector) or convert it"
+        return ICON_FILE, "is a PNG image, not an SVG: save the icon as SVG (vector) or convert it"
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         from cardforge.util.textfile import looks_like, position
 
         line, column = position(raw, exc.start)
-        return "icon-file", (f"is not an SVG: not UTF-8 text from line {line}, column {column} (byte 0x{raw[exc.start]:02x}; "
+        return ICON_FILE, (f"is not an SVG: not UTF-8 text from line {line}, column {column} (byte 0x{raw[exc.start]:02x}; "
                              f"the file looks like {looks_like(raw)})")
     if "<!DOCTYPE" in text or "<!ENTITY" in text:
-        return "icon-file", "declares a DOCTYPE or entities; remove them (icons need neither)"
+        return ICON_FILE, "declares a DOCTYPE or entities; remove them (icons need neither)"
     try:
         root = ElementTree.fromstring(text)
     except ElementTree.ParseError as exc:
-        return "icon-file", f"is not well-formed XML ({exc})"
+        return ICON_FILE, f"is not well-formed XML ({exc})"
     if not root.tag.endswith("svg"):
-        return "icon-file", f"is not an SVG: its root element is <{root.tag.split('}')[-1]}>"
+        return ICON_FILE, f"is not an SVG: its root element is <{root.tag.split('}')[-1]}>"
     for el in root.iter():
         for key, value in el.attrib.items():
             if key.split("}")[-1] in ("href", "src") and not _LINK.match(value):
-                return "icon-file", f"links {value!r}; an icon must be self-contained (no other files, no network)"
+                return ICON_FILE, f"links {value!r}; an icon must be self-contained (no other files, no network)"
         if el.tag.split("}")[-1] == "style" and el.text and "url(" in el.text and not re.search(r"url\(\s*['\"]?(#|data:)", el.text):
-            return "icon-file", "loads a resource with url() in its style; an icon must be self-contained"
+            return ICON_FILE, "loads a resource with url() in its style; an icon must be self-contained"
     return None

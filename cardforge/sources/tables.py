@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cardforge.util.paths import InputFileError, read_limited
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import SOURCE_UNREADABLE, Diagnostic, diag
 
 SUFFIXES = (".csv", ".xlsx", ".ods", ".json")
 
@@ -90,7 +90,7 @@ def read_tables(path: Path, display: str, cached: bool = True) -> list[Table]:
     except InputFileError as exc:
         raise SourceError([exc.diagnostic]) from None
     except OSError as exc:
-        raise SourceError([diag("source-unreadable", f"cannot read {display}: {exc.strerror}", file=display)]) from None
+        raise SourceError([diag(SOURCE_UNREADABLE, f"cannot read {display}: {exc.strerror}", file=display)]) from None
     if suffix == ".csv":
         return [_csv(raw, display)]
     if suffix in (".xlsx", ".ods"):
@@ -100,7 +100,7 @@ def read_tables(path: Path, display: str, cached: bool = True) -> list[Table]:
         return tables
     if suffix == ".json":
         return [_json(raw, display)]
-    raise SourceError([diag("source-unreadable", f"{display}: cardforge reads .csv, .xlsx, .ods and .json spreadsheets",
+    raise SourceError([diag(SOURCE_UNREADABLE, f"{display}: cardforge reads .csv, .xlsx, .ods and .json spreadsheets",
                             file=display, hint="save the sheet as CSV (UTF-8), an Excel workbook (.xlsx) or "
                                                "an OpenDocument spreadsheet (.ods)")])
 
@@ -112,7 +112,7 @@ def refuse_uncached(tables: list[Table]) -> None:
     for table in tables:
         if table.uncached:
             shown = ", ".join(table.uncached[:8]) + (f" and {len(table.uncached) - 8} more" if len(table.uncached) > 8 else "")
-            problems.append(diag("source-unreadable",
+            problems.append(diag(SOURCE_UNREADABLE,
                                  f"sheet {table.sheet!r} holds formulas saved without their values ({shown}): "
                                  f"they would read as blank cells", file=f"{table.file}:{table.sheet}:{table.uncached[0]}",
                                  hint="open the workbook in Excel or LibreOffice Calc and save it again (that stores "
@@ -132,7 +132,7 @@ def _text(raw: bytes, display: str) -> str:
     except UnicodeDecodeError as exc:
         from cardforge.util.textfile import undecodable
 
-        raise SourceError([undecodable(raw, exc, "source-unreadable", display,
+        raise SourceError([undecodable(raw, exc, SOURCE_UNREADABLE, display,
                                        hint="save the spreadsheet as \"CSV UTF-8\"")]) from None
 
 
@@ -150,7 +150,7 @@ def _csv(raw: bytes, display: str) -> Table:
             row = reader.line_num - record_lines(record) + 1
             rows.append([Cell(v, row, c) for c, v in enumerate(record, 1)])
     except csv.Error as exc:
-        raise SourceError([diag("source-unreadable", f"not a CSV file: {exc}", file=display, line=reader.line_num)]) from None
+        raise SourceError([diag(SOURCE_UNREADABLE, f"not a CSV file: {exc}", file=display, line=reader.line_num)]) from None
     return _table(display, None, rows)
 
 
@@ -168,7 +168,7 @@ def _xlsx(raw: bytes, display: str) -> list[Table]:
         book = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
         formulas = load_workbook(io.BytesIO(raw), read_only=True, data_only=False)
     except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
-        raise SourceError([diag("source-unreadable", f"not an Excel workbook (.xlsx): {exc}", file=display)]) from None
+        raise SourceError([diag(SOURCE_UNREADABLE, f"not an Excel workbook (.xlsx): {exc}", file=display)]) from None
     tables = []
     try:
         for sheet, written in zip(book.worksheets, formulas.worksheets):
@@ -202,7 +202,7 @@ def _ods(raw: bytes, display: str) -> list[Table]:
         book = CalamineWorkbook.from_filelike(io.BytesIO(raw))
         sheets = [(name, book.get_sheet_by_name(name).to_python(skip_empty_area=False)) for name in book.sheet_names]
     except (CalamineError, PasswordError, XmlError, ZipError, ValueError, OSError) as exc:
-        raise SourceError([diag("source-unreadable", f"not an OpenDocument spreadsheet (.ods): {exc}", file=display)]) from None
+        raise SourceError([diag(SOURCE_UNREADABLE, f"not an OpenDocument spreadsheet (.ods): {exc}", file=display)]) from None
     tables = []
     for name, values in sheets:
         rows = [[Cell(None if v == "" else v, r, c) for c, v in enumerate(row, 1)] for r, row in enumerate(values, 1)]
@@ -217,7 +217,7 @@ def _json(raw: bytes, display: str) -> Table:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SourceError([diag("source-unreadable", f"not JSON: {exc.msg}", file=display,
+        raise SourceError([diag(SOURCE_UNREADABLE, f"not JSON: {exc.msg}", file=display,
                                 line=exc.lineno, column=exc.colno)]) from None
     if isinstance(data, dict) and all(isinstance(v, list) for v in data.values()):  # Squib's columns
         columns = list(data)
@@ -231,7 +231,7 @@ def _json(raw: bytes, display: str) -> Table:
         header = [Cell(c, 1, i) for i, c in enumerate(columns, 1)]
         rows = [[Cell(row.get(c), r + 2, i) for i, c in enumerate(columns, 1)] for r, row in enumerate(data)]
         return Table(display, None, header, rows, kind="json")
-    raise SourceError([diag("source-unreadable", "a JSON card source is a list of rows ({column: value}) "
+    raise SourceError([diag(SOURCE_UNREADABLE, "a JSON card source is a list of rows ({column: value}) "
                             "or an object of columns ({column: [values]})", file=display, line=1)])
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardforge.util.diagnostics import Diagnostic, diag, display_path
+from cardforge.util.diagnostics import PACK_MISSING, Diagnostic, diag, display_path
 from cardforge.model import Source
 from cardforge.util.yamlsource import YamlError, load_yaml
 
@@ -17,5 +17,5 @@ def read_yaml(path: Path) -> tuple[object, Source | None, list[Diagnostic]]:
     except YamlError as exc:
         return None, None, exc.diagnostics
     except OSError as exc:
-        return None, None, [diag("pack-missing", f"cannot read {name}: {exc.strerror}", file=name)]
+        return None, None, [diag(PACK_MISSING, f"cannot read {name}: {exc.strerror}", file=name)]
     return data, Source(name, lines), []

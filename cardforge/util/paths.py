@@ -22,7 +22,7 @@ import re
 import stat
 from pathlib import Path
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import FILE_SPECIAL, FILE_TOO_LARGE, PACK_MISSING, PATH_OUTSIDE_PACK, Diagnostic, diag
 
 MAX_FILE_BYTES = 8 * 1024 * 1024  # a card file, layout, rules source or icon larger than this is refused
 _URL = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:(//|[^\\/])")
@@ -58,28 +58,28 @@ def resolve_inside(pack: Path, name: object, *, roots: tuple[Path, ...] = (), mu
     """
     where = dict(file=file, line=line, column=column)
     if not isinstance(name, str) or not name.strip() or "\0" in name:
-        return diag("path-outside-pack", f"{what} name {name!r} is not a file name", **where)
+        return diag(PATH_OUTSIDE_PACK, f"{what} name {name!r} is not a file name", **where)
     if _URL.match(name):
-        return diag("path-outside-pack", f"{what} {name!r} is a URL: cardforge reads only files inside the pack",
+        return diag(PATH_OUTSIDE_PACK, f"{what} {name!r} is a URL: cardforge reads only files inside the pack",
                     hint="download the file into the pack folder and name it relative to the pack", **where)
     if os.path.isabs(name) or name.startswith("~"):
-        return diag("path-outside-pack", f"{what} {name!r} is an absolute path; name it relative to the pack",
+        return diag(PATH_OUTSIDE_PACK, f"{what} {name!r} is an absolute path; name it relative to the pack",
                     hint="copy the file into the pack folder", **where)
     allowed = [Path(os.path.realpath(r)) for r in (roots or (pack, project_of(pack)))]
     real = Path(os.path.realpath(pack / name))
     if not _inside(real, allowed):
         via = " (through a symlink)" if ".." not in Path(name).parts else ""
-        return diag("path-outside-pack", f"{what} {name!r} resolves to {real}{via}, outside the pack and project",
+        return diag(PATH_OUTSIDE_PACK, f"{what} {name!r} resolves to {real}{via}, outside the pack and project",
                     hint="copy the file into the pack folder", **where)
     try:
         st = os.stat(real)
     except OSError:
         if must_exist:
-            return diag("pack-missing", f"{what} {name!r} does not exist", **where)
+            return diag(PACK_MISSING, f"{what} {name!r} does not exist", **where)
         return real
     if not stat.S_ISREG(st.st_mode):
         kind = "a folder" if stat.S_ISDIR(st.st_mode) else "a FIFO" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
-        return diag("file-special", f"{what} {name!r} is {kind}; only regular files are read", **where)
+        return diag(FILE_SPECIAL, f"{what} {name!r} is {kind}; only regular files are read", **where)
     return real
 
 
@@ -94,10 +94,10 @@ def read_limited(path: Path, limit: int = MAX_FILE_BYTES, display: str = "") -> 
     try:
         st = os.fstat(fd)
         if not stat.S_ISREG(st.st_mode):
-            raise InputFileError(diag("file-special", f"{name} is not a regular file (a FIFO, device or folder); "
+            raise InputFileError(diag(FILE_SPECIAL, f"{name} is not a regular file (a FIFO, device or folder); "
                                       "it is not read", file=name))
         if st.st_size > limit:
-            raise InputFileError(diag("file-too-large", f"{name} is {st.st_size / 1e6:.1f} MB; cardforge reads input "
+            raise InputFileError(diag(FILE_TOO_LARGE, f"{name} is {st.st_size / 1e6:.1f} MB; cardforge reads input "
                                       f"files of at most {limit / 1e6:.0f} MB", file=name,
                                       hint="split the cards over several files, or shrink the image"))
         with os.fdopen(os.dup(fd), "rb") as fh:
@@ -105,7 +105,7 @@ def read_limited(path: Path, limit: int = MAX_FILE_BYTES, display: str = "") -> 
     finally:
         os.close(fd)
     if len(data) > limit:  # grew while reading
-        raise InputFileError(diag("file-too-large", f"{name} is larger than {limit / 1e6:.0f} MB", file=name))
+        raise InputFileError(diag(FILE_TOO_LARGE, f"{name} is larger than {limit / 1e6:.0f} MB", file=name))
     return data
 
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import yaml
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import (VALUE_TOO_LARGE, YAML_DUPLICATE_KEY, YAML_SYNTAX, YAML_TOO_COMPLEX,
+                                        Diagnostic, diag)
 
 PathKey = tuple[Any, ...]
 # libyaml's C parser when PyYAML was built with it (same safe constructor, same marks)
@@ -86,7 +87,7 @@ def _reader_error(exc: yaml.reader.ReaderError, text: str, name: str) -> Diagnos
     line = text.count("\n", 0, pos) + 1
     column = pos - (text.rfind("\n", 0, pos) + 1) + 1
     char = exc.character if isinstance(exc.character, str) else chr(exc.character or 0)
-    return diag("yaml-syntax", f"character U+{ord(char):04X} is not allowed in YAML ({exc.reason})",
+    return diag(YAML_SYNTAX, f"character U+{ord(char):04X} is not allowed in YAML ({exc.reason})",
                 file=name, line=line, column=column,
                 hint="remove the character; write a tab or a line break as \\t or \\n inside double quotes")
 
@@ -114,12 +115,12 @@ def _syntax_error(exc: yaml.MarkedYAMLError, name: str, text: str = "") -> Diagn
         # PyYAML 6.0.2+ (its libyaml) refuses deep nesting itself, while scanning ahead of
         # the events that would reach MAX_DEPTH: the same limit, so the same diagnostic
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
-        return diag("yaml-too-complex", f"values nested more than the YAML parser allows ({exc.problem})",
+        return diag(YAML_TOO_COMPLEX, f"values nested more than the YAML parser allows ({exc.problem})",
                     file=name, line=line, column=col)
     if exc.context and ctx and ("quoted scalar" in exc.context or "flow" in exc.context):
         # an unclosed quote or bracket: report where it opens, not where the file ends
         what = "a quoted string" if "quoted" in exc.context else "a [list] or {mapping} written inline"
-        return diag("yaml-syntax", f"{what} is not closed: {exc.problem}", file=name, line=ctx.line + 1,
+        return diag(YAML_SYNTAX, f"{what} is not closed: {exc.problem}", file=name, line=ctx.line + 1,
                     column=ctx.column + 1,
                     hint="close it on the same value (use a block scalar `|` for text over several lines)")
     line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)
@@ -129,10 +130,10 @@ def _syntax_error(exc: yaml.MarkedYAMLError, name: str, text: str = "") -> Diagn
         message = f"{exc.context}{where}: {message}"
     opened = _unclosed_quote(text.splitlines(), line - 1) if text and mark else None
     if opened and opened[0] + 1 < line:  # a quote left open swallows the lines below it
-        return diag("yaml-syntax", f"a quoted string opened here is not closed (YAML reads on to line {line}: {message})",
+        return diag(YAML_SYNTAX, f"a quoted string opened here is not closed (YAML reads on to line {line}: {message})",
                     file=name, line=opened[0] + 1, column=opened[1] + 1,
                     hint="close the quote on this line (use a block scalar `|` for text over several lines)")
-    return diag("yaml-syntax", message, file=name, line=line, column=col)
+    return diag(YAML_SYNTAX, message, file=name, line=line, column=col)
 
 
 def _measure(text: str, name: str) -> None:
@@ -152,7 +153,7 @@ def _measure(text: str, name: str) -> None:
                 nodes += 1
                 if depth > MAX_DEPTH:
                     m = event.start_mark
-                    raise YamlError([diag("yaml-too-complex", f"values nested more than {MAX_DEPTH} levels deep",
+                    raise YamlError([diag(YAML_TOO_COMPLEX, f"values nested more than {MAX_DEPTH} levels deep",
                                           file=name, line=m.line + 1, column=m.column + 1)])
             elif isinstance(event, end):
                 depth -= 1
@@ -160,18 +161,18 @@ def _measure(text: str, name: str) -> None:
                 nodes += 1
                 if len(event.value) > MAX_STRING:
                     m = event.start_mark
-                    raise YamlError([diag("value-too-large", f"a string of {len(event.value):,} characters; "
+                    raise YamlError([diag(VALUE_TOO_LARGE, f"a string of {len(event.value):,} characters; "
                                           f"values hold at most {MAX_STRING:,}", file=name, line=m.line + 1,
                                           column=m.column + 1)])
             elif isinstance(event, yaml.AliasEvent):
                 aliases += 1
                 if aliases > MAX_ALIASES:
                     m = event.start_mark
-                    raise YamlError([diag("yaml-too-complex", f"more than {MAX_ALIASES:,} aliases (*name)",
+                    raise YamlError([diag(YAML_TOO_COMPLEX, f"more than {MAX_ALIASES:,} aliases (*name)",
                                           file=name, line=m.line + 1, column=m.column + 1)])
             if nodes > MAX_NODES:
                 m = event.start_mark
-                raise YamlError([diag("yaml-too-complex", f"more than {MAX_NODES:,} values in one file",
+                raise YamlError([diag(YAML_TOO_COMPLEX, f"more than {MAX_NODES:,} values in one file",
                                       file=name, line=m.line + 1, column=m.column + 1,
                                       hint="split the cards over several files")])
     except yaml.reader.ReaderError as exc:
@@ -220,7 +221,7 @@ def _load(raw: bytes, name: str) -> tuple[Any, LineMap]:
     except UnicodeDecodeError as exc:
         from cardforge.util.textfile import undecodable
 
-        raise YamlError([undecodable(raw, exc, "yaml-syntax", name)]) from None
+        raise YamlError([undecodable(raw, exc, YAML_SYNTAX, name)]) from None
     _measure(text, name)
     loader = Loader(text)
     try:
@@ -270,26 +271,26 @@ class _Builder:
             return self.loader.construct_object(node, deep=True)
         except yaml.YAMLError as exc:
             problem = getattr(exc, "problem", None) or str(exc)
-            self.problems.append(diag("yaml-syntax", f"unsupported YAML tag {node.tag!r}: {problem}"
+            self.problems.append(diag(YAML_SYNTAX, f"unsupported YAML tag {node.tag!r}: {problem}"
                                       if node.tag not in SAFE_TAGS else f"bad {node.tag.rsplit(':', 1)[-1]} value: {problem}",
                                       **self._where(node)))
             return None
         except (ValueError, OverflowError, TypeError) as exc:  # e.g. a timestamp out of range
-            self.problems.append(diag("yaml-syntax", f"bad value {node.value!r}: {exc}", **self._where(node)))
+            self.problems.append(diag(YAML_SYNTAX, f"bad value {node.value!r}: {exc}", **self._where(node)))
             return None
 
     def build(self, node: yaml.Node, path: PathKey) -> Any:
         self.count += 1
         if self.count > MAX_NODES:
-            raise _TooComplex(diag("yaml-too-complex", f"more than {MAX_NODES:,} values once aliases are expanded "
+            raise _TooComplex(diag(YAML_TOO_COMPLEX, f"more than {MAX_NODES:,} values once aliases are expanded "
                                    "(an alias bomb?)", **self._where(node)))
         self.lines.positions.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
         if id(node) in self.active:
-            raise _TooComplex(diag("yaml-too-complex", "an alias refers to the value that contains it (a recursive alias)",
+            raise _TooComplex(diag(YAML_TOO_COMPLEX, "an alias refers to the value that contains it (a recursive alias)",
                                    **self._where(node)))
         if node.tag not in SAFE_TAGS or isinstance(node, yaml.ScalarNode):
             if not isinstance(node, yaml.ScalarNode) and node.tag not in SAFE_TAGS:
-                self.problems.append(diag("yaml-syntax", f"unsupported YAML tag {node.tag!r}", **self._where(node)))
+                self.problems.append(diag(YAML_SYNTAX, f"unsupported YAML tag {node.tag!r}", **self._where(node)))
                 return None
             return self._scalar(node)
         self.active.add(id(node))
@@ -306,7 +307,7 @@ class _Builder:
             try:
                 self.loader.flatten_mapping(node)  # resolves YAML merge keys (<<) the safe way
             except yaml.YAMLError as exc:
-                self.problems.append(diag("yaml-syntax", f"bad merge key: {getattr(exc, 'problem', exc)}",
+                self.problems.append(diag(YAML_SYNTAX, f"bad merge key: {getattr(exc, 'problem', exc)}",
                                           **self._where(node)))
                 node.value = [(k, v) for k, v in node.value if k.tag != MERGE_TAG]
             self.merged[id(node)] = len(node.value) - own
@@ -315,19 +316,19 @@ class _Builder:
         first_seen: dict[Any, int] = {}
         for i, (key_node, value_node) in enumerate(node.value):
             if not isinstance(key_node, yaml.ScalarNode):
-                self.problems.append(diag("yaml-syntax", "a list or mapping cannot be a key; keys are names or numbers",
+                self.problems.append(diag(YAML_SYNTAX, "a list or mapping cannot be a key; keys are names or numbers",
                                           **self._where(key_node)))
                 continue
             key = self._scalar(key_node)
             try:
                 hash(key)
             except TypeError:
-                self.problems.append(diag("yaml-syntax", f"{key!r} cannot be a key", **self._where(key_node)))
+                self.problems.append(diag(YAML_SYNTAX, f"{key!r} cannot be a key", **self._where(key_node)))
                 continue
             inherited = i < n_merged
             if key in result and not inherited and key in first_seen:
                 self.problems.append(diag(
-                    "yaml-duplicate-key",
+                    YAML_DUPLICATE_KEY,
                     f"duplicate key {key!r} (first at line {first_seen[key]}); YAML would keep only the last",
                     **self._where(key_node)))
                 continue

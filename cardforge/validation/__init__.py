@@ -13,7 +13,7 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from cardforge.cache.registry import SCHEMA_KEYS, SCHEMA_VALIDATORS
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import PACK_STRUCTURE, Diagnostic, diag
 from cardforge.model import Source
 
 if TYPE_CHECKING:  # jsonschema is imported when a schema is first used
@@ -141,4 +141,4 @@ def _game_schema_validator() -> Draft202012Validator:
 
 def validate_game_file(data: Any, source: Source) -> list[Diagnostic]:
     """Check a game.yaml document against cardforge's own schema of game packs."""
-    return validate(data, _game_schema_validator(), source, code="pack-structure")
+    return validate(data, _game_schema_validator(), source, code=PACK_STRUCTURE)

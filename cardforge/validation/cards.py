@@ -10,7 +10,7 @@ from __future__ import annotations
 import jsonschema
 from referencing.exceptions import Unresolvable
 
-from cardforge.util.diagnostics import Diagnostic, diag
+from cardforge.util.diagnostics import SCHEMA_INVALID, Diagnostic, diag
 from cardforge.model import Game
 from cardforge.validation import check_defs, make_validator, validate
 
@@ -24,7 +24,7 @@ def card_type_validators(game: Game) -> tuple[dict[str, jsonschema.Draft202012Va
     except jsonschema.SchemaError as exc:
         inner = tuple(exc.absolute_path)
         where = game.source.path + ("schema_defs",) + (inner[1:] if inner[:1] == ("$defs",) else inner)
-        return {}, [diag("schema-invalid", f"schema_defs is not valid JSON Schema: {exc.message}",
+        return {}, [diag(SCHEMA_INVALID, f"schema_defs is not valid JSON Schema: {exc.message}",
                          file=game.source.file, line=game.source.lines.line(where))]
     src = game.source
     hazard_list = [d for d in _hazards(defs, src, ("schema_defs",))]
@@ -38,7 +38,7 @@ def card_type_validators(game: Game) -> tuple[dict[str, jsonschema.Draft202012Va
         try:
             validators[type_id] = make_validator(card_type.schema, defs)
         except jsonschema.SchemaError as exc:
-            problems.append(diag("schema-invalid", f"the schema of card type {type_id!r} is not valid JSON Schema: {exc.message}",
+            problems.append(diag(SCHEMA_INVALID, f"the schema of card type {type_id!r} is not valid JSON Schema: {exc.message}",
                                  file=card_type.source.file, line=card_type.source.line("schema", *exc.absolute_path)))
     return validators, problems
 
@@ -69,7 +69,7 @@ def validate_cards(game: Game) -> list[Diagnostic]:
             problems += broken
         except Unresolvable as exc:
             type_source = game.card_types[card.type].source
-            problems.append(diag("schema-invalid", f"the schema of card type {card.type!r} has a $ref that resolves to nothing: {exc}",
+            problems.append(diag(SCHEMA_INVALID, f"the schema of card type {card.type!r} has a $ref that resolves to nothing: {exc}",
                                  file=type_source.file, line=type_source.line("schema")))
             validators.pop(card.type)
     return problems

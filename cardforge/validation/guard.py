@@ -21,6 +21,7 @@ from referencing import Registry
 from referencing.exceptions import NoSuchResource
 
 from cardforge.cache.registry import PATTERNS
+from cardforge.util.diagnostics import SCHEMA_PATTERN, SCHEMA_REMOTE_REF
 
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _NESTED = re.compile(r"\([^()]*[+*}]\)[+*{]")  # (a+)+ and friends: exponential in backtracking engines
@@ -41,7 +42,7 @@ def hazards(schema: Any, path: tuple = ()) -> Iterator[tuple[tuple, str, str]]:
             here = path + (key,)
             if key in ("$ref", "$dynamicRef", "$id") and isinstance(value, str) and not value.startswith("#"):
                 if key != "$id" or _SCHEME.match(value):
-                    yield here, "schema-remote-ref", (f"{key} {value!r} points outside this file; cardforge never "
+                    yield here, SCHEMA_REMOTE_REF, (f"{key} {value!r} points outside this file; cardforge never "
                                                       "fetches schemas (write the definition under schema_defs and "
                                                       "refer to it as #/$defs/NAME)")
             elif key == "pattern" and isinstance(value, str):
@@ -64,11 +65,11 @@ def _pattern(pattern: str, path: tuple, keys: bool = False) -> Iterator[tuple[tu
     try:
         compiled(pattern)
     except re2.error as exc:
-        yield path, "schema-pattern", (f"pattern {pattern!r} needs backtracking ({exc}); write it without "
+        yield path, SCHEMA_PATTERN, (f"pattern {pattern!r} needs backtracking ({exc}); write it without "
                                        "backreferences or lookaround")
         return
     if keys and _NESTED.search(pattern):
-        yield path, "schema-pattern", f"property pattern {pattern!r} nests repetitions, which can take exponential time"
+        yield path, SCHEMA_PATTERN, f"property pattern {pattern!r} nests repetitions, which can take exponential time"
 
 
 def _re2_pattern(validator, pattern, instance, schema):
