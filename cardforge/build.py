@@ -12,14 +12,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from typing import TYPE_CHECKING
 
 from cardforge.util.diagnostics import (ICON_FILE, IMAGE_MISSING, LAYOUT_INVALID, PACK_MISSING, RULES_TABLE_TOO_WIDE,
                                         TEMPLATE_BUDGET, TEMPLATE_INVALID, WRITE_FAILED, Diagnostic, diag,
-                                        display_path, has_errors)
+                                        Severity, display_path, has_errors)
 from cardforge.util.i18n import speaking
 from cardforge.render.deck import DeckOptions
 
@@ -187,10 +187,6 @@ class BuildSettings:
 def drafted(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     """``diagnostics`` as a draft build reports them: missing art (``image-missing``) is a
     warning, its placeholder printed in its place; everything else unchanged."""
-    from dataclasses import replace
-
-    from cardforge.util.diagnostics import Severity
-
     return [replace(d, severity=Severity.WARNING, message=d.message + " (draft: a placeholder prints in its place)")
             if d.code == IMAGE_MISSING and d.severity is Severity.ERROR else d for d in diagnostics]
 
@@ -250,8 +246,6 @@ def _shop(compiled: Compiled, staging: Path, options: BuildOptions, progress, ke
 
 
 def _one_sided(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
-    from dataclasses import replace
-
     from cardforge.render.deck import render_deck
 
     folder = staging / "one-sided"

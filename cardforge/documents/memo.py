@@ -11,7 +11,7 @@ file per kind of answer, the newest :data:`KEEP` answers each):
   (:meth:`Memo.key`: the text laid out, the paper, the fonts, cardforge's version), so it
   is only ever read back for the same inputs;
 * **card faces** of rulebook.html, kept per card under a key of its fields and of
-  everything else that draws it (:func:`cardforge.documents.webbook.card_faces`);
+  everything else that draws it (:func:`cardforge.documents.webfaces.card_faces`);
 * a **page guess** (contents, index) is kept per paper and cardforge version: the next
   build lays its document out once with the guess and keeps the result only when the
   pages it finds are the pages it guessed, which is then exactly the document a build
