@@ -48,6 +48,19 @@ def test_a_templated_path_names_only_files_its_literal_parts_match():
     assert not patterns[0].search("art/art_goblin.png") and isinstance(patterns[0], re.Pattern)
 
 
+def test_templated_paths_are_found_whole_beside_long_runs_of_path_characters():
+    """A path with several placeholders is one pattern from where its run of path characters
+    starts; a card text of 200,000 path characters (the corpus's long-string case) beside it
+    changes nothing (it is read once, not once from each of its characters)."""
+    from cardforge.checks.packfiles import templated_paths
+
+    text = "a: 'art/{{ card.set }}/{{ card.icon }}_x.svg'\nb: 'x{{ card.n }}.png'\nc: '{{ {bad} }}'\n"
+    found = [p.pattern for p in templated_paths(text)]
+    assert len(found) == 2 and found[0].endswith(r"art/.+/.+_x\.svg$") and found[1].endswith(r"x.+\.png$")
+    long = "x" * 200_000
+    assert [p.pattern for p in templated_paths(f"text: {long}\n{text}{long}")] == found
+
+
 def test_a_deck_name_printed_as_a_category_is_no_card_reference(tmp_path):
     # chest cards named Treasure2..., a deck called "Treasure 4": the deck's name is no near miss of a card
     rows = "".join(f"Treasure{i},Treasure 4,Gain {i} gold.\n" for i in range(2, 6))

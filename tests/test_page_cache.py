@@ -17,6 +17,7 @@ from cardforge.render.pagecache import PageStore, context_digest
 from tests.conftest import SHIPPED, make_project
 
 SLUG = "through-the-gate"
+DECK = ("deck.pdf",)  # what these tests read: the other outputs are left unbuilt
 
 
 def _count_drawn(monkeypatch) -> list:
@@ -55,13 +56,13 @@ def test_a_one_card_edit_draws_only_its_sheets_and_matches_a_clean_build(tmp_pat
     root = make_project(tmp_path / "work", SLUG)
     project = Project(root)
     packs, _ = project.packs([SLUG])
-    [first] = build_games(project, packs, jobs=1)
+    [first] = build_games(project, packs, jobs=1, only=DECK)
     assert first.ok and "deck.pdf" in first.rendered
     assert any((root / "output" / ".cache" / SLUG / "deck-pages").glob("*.pickle"))
 
     name = _edit_card(root / "cards" / SLUG)
     drawn = _count_drawn(monkeypatch)
-    [again] = build_games(project, packs, jobs=1)
+    [again] = build_games(project, packs, jobs=1, only=DECK)
     assert again.ok and "deck.pdf" in again.rendered
 
     compiled = compile_game(root / "cards" / SLUG, project)
@@ -72,7 +73,7 @@ def test_a_one_card_edit_draws_only_its_sheets_and_matches_a_clean_build(tmp_pat
 
     clean = make_project(tmp_path / "clean", SLUG)
     shutil.copytree(root / "cards" / SLUG, clean / "cards" / SLUG, dirs_exist_ok=True)
-    [fresh] = build_games(Project(clean), Project(clean).packs([SLUG])[0], jobs=1, use_cache=False)
+    [fresh] = build_games(Project(clean), Project(clean).packs([SLUG])[0], jobs=1, use_cache=False, only=DECK)
     assert fresh.ok
     ours = (root / "output" / SLUG / "deck.pdf").read_bytes()
     assert ours == (clean / "output" / SLUG / "deck.pdf").read_bytes()
@@ -102,17 +103,17 @@ def test_a_damaged_cache_entry_is_a_miss_and_no_cache_writes_none(tmp_path, monk
     root = make_project(tmp_path, SLUG)
     project = Project(root)
     packs, _ = project.packs([SLUG])
-    build_games(project, packs, jobs=1, use_cache=False)
+    build_games(project, packs, jobs=1, use_cache=False, only=DECK)
     assert not (root / "output" / ".cache").exists()  # --no-cache neither reads nor writes it
     clean = (root / "output" / SLUG / "deck.pdf").read_bytes()
 
-    build_games(project, packs, jobs=1)
+    build_games(project, packs, jobs=1, only=DECK)
     entries = sorted((root / "output" / ".cache" / SLUG / "deck-pages").glob("*.pickle"))
     entries[0].write_bytes(entries[0].read_bytes()[:40])  # a torn write under a valid key
     (root / "output" / SLUG / "deck.pdf").unlink()
     shutil.rmtree(root / "output" / ".cache" / SLUG / "deck.pdf")  # the whole deck must be put together again
     drawn = _count_drawn(monkeypatch)
-    [result] = build_games(project, packs, jobs=1)
+    [result] = build_games(project, packs, jobs=1, only=DECK)
     assert result.ok
     assert len(drawn) == 1  # the damaged sheet, drawn again; the others replayed
     assert (root / "output" / SLUG / "deck.pdf").read_bytes() == clean
@@ -174,7 +175,7 @@ def test_a_change_outside_the_card_files_draws_every_sheet_again(tmp_path, monke
     root = make_project(tmp_path / "work", SLUG)
     project = Project(root)
     packs, _ = project.packs([SLUG])
-    build_games(project, packs, jobs=1)
+    build_games(project, packs, jobs=1, only=DECK)
     pack = root / "cards" / SLUG
     if change == "icon":
         svg = pack / "icons" / "compassion.svg"
@@ -189,14 +190,14 @@ def test_a_change_outside_the_card_files_draws_every_sheet_again(tmp_path, monke
         game.write_text(game.read_text(encoding="utf-8").replace("title: Through The Gate", "title: Through The Gates", 1),
                         encoding="utf-8")
     drawn = _count_drawn(monkeypatch)
-    [again] = build_games(project, packs, jobs=1)
+    [again] = build_games(project, packs, jobs=1, only=DECK)
     assert again.ok and "deck.pdf" in again.rendered
     compiled = compile_game(pack, project)
     units = plan(compiled.game, compiled.layouts, deck_render.DeckOptions())
     assert len(drawn) == len(units)
     clean = tmp_path / "clean"
     shutil.copytree(root, clean, ignore=shutil.ignore_patterns("output"))
-    build_games(Project(clean), Project(clean).packs([SLUG])[0], jobs=1, use_cache=False)
+    build_games(Project(clean), Project(clean).packs([SLUG])[0], jobs=1, use_cache=False, only=DECK)
     assert (root / "output" / SLUG / "deck.pdf").read_bytes() == (clean / "output" / SLUG / "deck.pdf").read_bytes()
 
 

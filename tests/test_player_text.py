@@ -4,6 +4,7 @@ only the fields its card type labels, Markdown hazards caught on their line, cha
 series stay apart in grey with legends inside the page."""
 from __future__ import annotations
 
+import functools
 import re
 
 import pdfplumber
@@ -25,9 +26,17 @@ MM = 72 / 25.4
 
 
 def pdf_pages(path, left_half: bool = False) -> list[str]:
+    """Each page's text (its left half's with ``left_half``), spaces collapsed; a PDF is read
+    once per process (the tests read the shared build's PDFs, which nothing changes)."""
+    return [" ".join(text.split()) for text in _pages(str(path), left_half)]
+
+
+@functools.cache
+def _pages(path: str, left_half: bool) -> tuple[str, ...]:
+    """Each page's text as pdfplumber lays it out (lines apart)."""
     with pdfplumber.open(path) as pdf:
         pages = [p.crop((0, 0, p.width / 2, p.height)) if left_half else p for p in pdf.pages]
-        return [" ".join((p.extract_text() or "").split()) for p in pages]
+        return tuple(p.extract_text() or "" for p in pages)
 
 
 @pytest.mark.parametrize("name", PLAYER_PDFS)
@@ -93,13 +102,10 @@ def test_rulebook_contents_has_a_hierarchy_and_no_caption_repeats_its_heading(al
             lines.setdefault(round(w["top"]), []).append(w)
         lefts = sorted({round(min(w["x0"] for w in ws)) for top, ws in lines.items() if top > 80})
         assert len(lefts) >= 2, "contents entries all at one level"
-    for page in pdf_pages(all_built / "output" / slug / "rulebook.pdf"):
-        pass
-    with pdfplumber.open(all_built / "output" / slug / "rulebook.pdf") as pdf:
-        for page in pdf.pages[2:]:
-            rows = [r.strip() for r in (page.extract_text() or "").split("\n") if r.strip()]
-            for a, b in zip(rows, rows[1:]):
-                assert a != b, f"{slug}: {a!r} printed twice in a row"
+    for page in _pages(str(all_built / "output" / slug / "rulebook.pdf"), False)[2:]:
+        rows = [r.strip() for r in page.split("\n") if r.strip()]
+        for a, b in zip(rows, rows[1:]):
+            assert a != b, f"{slug}: {a!r} printed twice in a row"
     for panel in panels(all_built / "output" / slug / "rules.pdf"):
         rows = ["".join(c["text"] for c in line) for line in panel.lines()]
         for a, b in zip(rows, rows[1:]):

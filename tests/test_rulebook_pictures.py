@@ -10,21 +10,20 @@ import pytest
 from cardforge.almanac.display import field_schema
 from cardforge.build import Project, compile_game
 from cardforge.documents.anatomy import callouts, sample
-from cardforge.documents.rulebook import render_rulebook
 from cardforge.sources.load import find_packs
-from tests.conftest import REPO, make_project
+from tests.conftest import REPO
 
 SLUGS = [p.name for p in find_packs(REPO / "cards")]
 
 
 @pytest.fixture(scope="module")
-def books(tmp_path_factory):
-    root = make_project(tmp_path_factory.mktemp("books"), *SLUGS)
+def books(all_built):
+    """slug -> (game, layouts, rulebook.pdf, each page's text): the rulebooks of the suite's
+    shared build of every pack (rulebook.pdf as ``cardforge build`` writes it)."""
     out = {}
     for slug in SLUGS:
-        compiled = compile_game(root / "cards" / slug, Project(root))
-        path = root / f"{slug}-rulebook.pdf"
-        render_rulebook(compiled.game, path, layouts=compiled.layouts)
+        compiled = compile_game(all_built / "cards" / slug, Project(all_built))
+        path = all_built / "output" / slug / "rulebook.pdf"
         with pdfplumber.open(path) as pdf:
             pages = [" ".join((p.extract_text() or "").split()) for p in pdf.pages]
         out[slug] = (compiled.game, compiled.layouts, path, pages)
@@ -109,14 +108,9 @@ def test_the_rules_are_set_to_a_measure_people_read(books, slug):
 
 
 @pytest.mark.parametrize("slug", ["gatekeeper", "gate"])
-def test_rulebook_html_shows_the_same_anatomy_figures(tmp_path, slug):
-    from cardforge.documents.webbook import render_rulebook_html
-
-    root = make_project(tmp_path, slug)
-    compiled = compile_game(root / "cards" / slug, Project(root))
-    out = tmp_path / "rulebook.html"
-    render_rulebook_html(compiled.game, compiled.layouts, out)
-    text = out.read_text(encoding="utf-8")
+def test_rulebook_html_shows_the_same_anatomy_figures(all_built, slug):
+    compiled = compile_game(all_built / "cards" / slug, Project(all_built))
+    text = (all_built / "output" / slug / "rulebook.html").read_text(encoding="utf-8")
     figures = text.count('<figure class="anatomy-figure">')
     expected = [t for t in compiled.game.card_types if (c := sample(compiled.game, t, compiled.layouts))
                 and callouts(c, compiled.game, compiled.layouts)]

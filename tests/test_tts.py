@@ -186,17 +186,19 @@ def check_backs(root: Path, slug: str, shown: dict[tuple[str, str], Image.Image]
 def test_every_tts_back_is_the_cards_own_rendered_back(tts_built, slug):
     for path, saved in saved_objects(tts_built, slug):
         (state,) = saved["ObjectStates"]
-        shown, unique = {}, set()
+        shown, unique, decoded = {}, set(), {}
         for card in cards_of(state):
             key, index = divmod(card["CardID"], 100)
             sheet = card["CustomDeck"][str(key)]
             unique.add(sheet["UniqueBack"])
-            with Image.open(path.parent / sheet["BackURL"]) as back:
-                back = back.convert("RGB")
-                if sheet["UniqueBack"]:  # a backs sheet: this card's back in its front's slot
-                    with Image.open(path.parent / sheet["FaceURL"]) as faces:
-                        assert back.size == faces.size
-                    back = crop(back, index, sheet["NumWidth"], sheet["NumHeight"])
+            if sheet["BackURL"] not in decoded:  # a sheet of backs is decoded once, not once per card
+                with Image.open(path.parent / sheet["BackURL"]) as image:
+                    decoded[sheet["BackURL"]] = image.convert("RGB")
+            back = decoded[sheet["BackURL"]]
+            if sheet["UniqueBack"]:  # a backs sheet: this card's back in its front's slot
+                with Image.open(path.parent / sheet["FaceURL"]) as faces:
+                    assert back.size == faces.size
+                back = crop(back, index, sheet["NumWidth"], sheet["NumHeight"])
             shown[(card["Nickname"], card["Description"])] = back
         assert len(unique) == 1
         check_backs(tts_built, slug, shown, one_image=not unique.pop())

@@ -30,7 +30,9 @@ HINTS = {".yml": "cardforge reads card files ending in .yaml: rename it",
          ".json": "import it with `cardforge import`"}
 
 
-_TEMPLATED = re.compile(r"[\w./-]*(?:\{\{[^{}]*\}\}[\w./-]*)+")
+# a match starts where a run of path characters starts (the lookbehind): tried from every
+# character of a long run instead, it took time growing with the square of the run's length
+_TEMPLATED = re.compile(r"(?<![\w./-])[\w./-]*(?:\{\{[^{}]*\}\}[\w./-]*)+")
 _PLACE = re.compile(r"\{\{[^{}]*\}\}")
 
 

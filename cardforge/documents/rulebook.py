@@ -214,11 +214,21 @@ def _book(game: Game, markdown: str, size: tuple[float, float], icons: IconImage
         story += _pictures(game, layouts, styles, width)
     story += flowables(markdown, styles, icons, width)
     story += _appendices(game, styles, icons, width)
-    for n, heading in enumerate(f for f in story if isinstance(f, Heading)):
-        heading.toc_key = f"h{n}"  # the same in every pass and every process
+    for n, heading in enumerate(_headings(story)):
+        heading.toc_key = f"h{n}"  # the same in every pass and every process (a guessed contents' keys hold)
     doc = _Book(str(out), size, game)
     doc.toc, doc.story = toc, story
     return doc
+
+
+def _headings(story: list):
+    """The headings of ``story`` in order, also those kept together with what follows them
+    (the card anatomy heading and its first figure)."""
+    for flowable in story:
+        if isinstance(flowable, Heading):
+            yield flowable
+        else:
+            yield from _headings(backend.kept_together(flowable))
 
 
 def _contents(found: object) -> list[tuple[int, str, int, str]] | None:

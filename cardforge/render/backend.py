@@ -219,6 +219,13 @@ def contents_entries(toc) -> list[tuple]:
     return [tuple(entry) for entry in toc._lastEntries]
 
 
+def kept_together(flowable) -> list:
+    """The flowables a platypus ``KeepTogether`` holds, in order; [] for any other flowable."""
+    from reportlab.platypus import KeepTogether
+
+    return list(flowable._content) if isinstance(flowable, KeepTogether) else []
+
+
 def paragraph_images(paragraph) -> list:
     """The pictures of a ``Paragraph``'s ``<img>`` tags, in order: objects whose ``src``
     is the tag's source and whose ``image`` is the ``ImageReader`` that will draw it
