@@ -269,8 +269,13 @@ def check(
 
     plan, lang_problems = language_plan(packs, lang or "all")
     problems += lang_problems
-    for code, chosen in plan.items():
-        problems += check_games(project, chosen, use_cache=not no_cache, lang=code)
+    from cardforge.checks.translations import unrepeated
+
+    source_found: list = []
+    for code, chosen in plan.items():  # the source first: a translation reports what is its own
+        found = check_games(project, chosen, use_cache=not no_cache, lang=code)
+        problems += found if code is None else unrepeated(found, source_found)
+        source_found += found if code is None else []
     problems = list(dict.fromkeys(problems))  # `languages:` is judged by the source and by each translation alike
     if strict:  # an untranslated or fuzzy entry is an error with --strict
         problems = [replace(d, severity=Severity.ERROR) if d.code in (TRANSLATION_MISSING, TRANSLATION_FUZZY) else d

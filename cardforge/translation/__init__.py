@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cardforge.elements import kind_of
 from cardforge.model import Game
 from cardforge.sources.catalogs import (DATA_PREFIX, ICON_TOKEN as ICON, JINJA, LAYOUT_CONTEXT, RULES_FILES, TITLE_PREFIX,
                                         WORDS, card_context, catalog_path, data_context, paragraphs, read_catalog)
@@ -148,7 +149,7 @@ def strings(game: Game, layouts) -> list[Entry]:
     for face, file in _faces(layouts):  # words a layout prints as written
         for el in face.elements:
             bare = ICON.sub(" ", JINJA.sub(" ", el.template or ""))
-            if el.kind == "text" and WORDS.search(bare):
+            if kind_of(el).sets_text and WORDS.search(bare):
                 add(LAYOUT_CONTEXT, el.template, file, el.line)
     for kind, filename in RULES_FILES.items():
         source = game.root / filename
