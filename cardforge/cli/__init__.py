@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 
 from cardforge import __version__
-from cardforge.build import BuildOptions, Project, compile_game
+from cardforge.build import BuildOptions, Compiled, Project, compile_game
 from cardforge.cli.options import FlipOption, Games, Jobs, Lang, NoCache, PaperOption, Root, with_build_options
 from cardforge.util.diagnostics import (CODES, RULES_SHEET_FIT, SHEET_TIGHT, TRANSLATION_FUZZY, TRANSLATION_MISSING,
                                         Diagnostic, Severity, display_path, format_json, has_errors)
@@ -116,6 +116,23 @@ def build(
         raise typer.Exit(1)
 
 
+def compiled_or_exit(root: Path, game: str, layouts: bool) -> tuple[Project, Compiled]:
+    """The project at ``root`` and its game ``game`` loaded, validated and checked
+    (:func:`cardforge.build.compile_game`), for a command that works on one game; when the
+    game is not found or cannot be read (with ``layouts``, also when its layouts cannot),
+    prints the diagnostics and exits with status 1."""
+    project = Project(root.resolve())
+    packs, problems = project.packs([game])
+    if problems:
+        print_diagnostics(err, problems)
+        raise typer.Exit(1)
+    compiled = compile_game(packs[0], project)
+    if compiled.game is None or (layouts and compiled.layouts is None):
+        print_diagnostics(err, compiled.diagnostics)
+        raise typer.Exit(1)
+    return project, compiled
+
+
 @contextmanager
 def _progress_bars(packs: list[Path]):
     """A progress bar per game on a terminal, updated by the function yielded; None elsewhere
@@ -189,15 +206,7 @@ def preview(
     from cardforge.export.preview import preview_card, preview_sheet
     from cardforge.util.suggest import closest
 
-    project = Project(root.resolve())
-    packs, problems = project.packs([game])
-    if problems:
-        print_diagnostics(err, problems)
-        raise typer.Exit(1)
-    compiled = compile_game(packs[0], project)
-    if compiled.game is None or compiled.layouts is None:
-        print_diagnostics(err, compiled.diagnostics)
-        raise typer.Exit(1)
+    project, compiled = compiled_or_exit(root, game, layouts=True)
     folder = project.output / game / "preview"
     if card is None:
         out = preview_sheet(compiled.game, compiled.layouts, folder, dpi)

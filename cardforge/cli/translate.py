@@ -19,21 +19,12 @@ def translate(
 
     Each catalog holds every string the pack prints (card fields, card type and field titles, icon labels, component names, the glossary, the rules lists and tables, the rules sources paragraph by paragraph), each with its file:line as the reference. Translations already written are kept; an entry whose source changed keeps its translation marked fuzzy with the old source as the previous msgid; a string no longer printed becomes obsolete. An unchanged pack gives the same file, byte for byte. Any PO editor (Poedit, Weblate, Lokalize) opens it; `cardforge build --lang LANG` prints it.
     """
-    from cardforge.build import Project, compile_game
-    from cardforge.cli import err
+    from cardforge.cli import compiled_or_exit, err
     from cardforge.sources.catalogs import language_problems, languages
     from cardforge.translation import update_catalog
     from cardforge.util.report import print_diagnostics
 
-    project = Project(root.resolve())
-    packs, problems = project.packs([game])
-    if problems:
-        print_diagnostics(err, problems)
-        raise typer.Exit(1)
-    compiled = compile_game(packs[0], project)
-    if compiled.game is None:
-        print_diagnostics(err, compiled.diagnostics)
-        raise typer.Exit(1)
+    _, compiled = compiled_or_exit(root, game, layouts=False)
     pack = compiled.game
     listed = languages(pack.data)
     problems = language_problems(pack)
