@@ -278,7 +278,7 @@ def check(
 
     plan, lang_problems = language_plan(packs, lang or "all")
     problems += lang_problems
-    from cardforge.checks.translations import unrepeated
+    from cardforge.cli.translate import unrepeated
 
     source_found: list = []
     for code, chosen in plan.items():  # the source first: a translation reports what is its own

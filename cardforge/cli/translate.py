@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from cardforge.cli.options import Lang, Root
-from cardforge.util.diagnostics import LANGUAGE_UNKNOWN, diag, display_path, has_errors
+from cardforge.util.diagnostics import LANGUAGE_UNKNOWN, Diagnostic, diag, display_path, has_errors
 
 
 def translate(
@@ -101,3 +101,13 @@ def _lists_languages(path: Path) -> bool:
 
 def register(app: typer.Typer) -> None:
     app.command("translate")(translate)
+
+
+def unrepeated(found: list[Diagnostic], source_found: list[Diagnostic]) -> list[Diagnostic]:
+    """``found`` (a translation's findings) less each one the source language already reported
+    at the same place of a pack file (code, file, line, column): a card that breaks its schema
+    in game.yaml's source language breaks it in every translation too, and is one root cause,
+    one error (the translated message names the card by its translated name). Findings in the
+    catalog itself (``locale/<lang>.po``) are the translation's own and always kept."""
+    reported = {(d.code, d.file, d.line, d.column) for d in source_found if d.file}
+    return [d for d in found if d.file.endswith(".po") or (d.code, d.file, d.line, d.column) not in reported]
