@@ -139,10 +139,14 @@ def ttg_build(tmp_path_factory) -> Project:
 
 @pytest.fixture(scope="session")
 def all_built(tmp_path_factory) -> Path:
-    """Every shipped game pack, and the packs of ADDED, built once (Letter) into a temporary
-    project, with the Tabletop Simulator and Tabletop Playground exports (tts/, ttpg/)."""
+    """Every game pack of the repository (the shipped ones and any a user adds: the tests
+    that read this build are parametrised over them all), and the packs of ADDED, built once
+    (Letter) into a temporary project, with the Tabletop Simulator and Tabletop Playground
+    exports (tts/, ttpg/)."""
+    from cardforge.sources.load import find_packs
+
     def make(root: Path) -> None:
-        make_project(root, *SHIPPED)
+        make_project(root, *(p.name for p in find_packs(REPO / "cards")))
         add_user_packs(root)
         _build("--export", "tts", "--export", "ttpg")(root)
 

@@ -10,7 +10,7 @@ import pytest
 
 from cardforge.sources.load import find_packs, load_game
 from cardforge.documents.source import render_source
-from tests.conftest import REPO, make_project, run_cli
+from tests.conftest import REPO, SHIPPED, make_project, run_cli
 from tests.pdfpanels import panels
 
 SLUGS = [p.name for p in find_packs(REPO / "cards")]
@@ -58,7 +58,7 @@ def test_no_panel_ends_in_a_heading_caption_or_table_header(sheets, slug):
         assert not all(bold(c) for c in last), f"{slug} panel {n} ends in a bold line (a heading?): {text!r}"
 
 
-@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("slug", SHIPPED)  # the shipped packs: what their rules hold (a table, enough rules for every panel) is content, not a property of every pack
 def test_no_panel_is_blank(sheets, slug):
     sheet_md = (REPO / "cards" / slug / "sheet.md").read_text(encoding="utf-8")
     declared = len(re.findall(r"spare_panel\(", sheet_md))
@@ -74,7 +74,7 @@ def test_no_panel_is_blank(sheets, slug):
     assert len(undeclared) <= 2, f"{slug}: {len(undeclared)} panels left for notes"
 
 
-@pytest.mark.parametrize("slug", SLUGS)
+@pytest.mark.parametrize("slug", SHIPPED)  # the shipped packs: what their rules hold (a table, enough rules for every panel) is content, not a property of every pack
 def test_every_table_row_is_whole_on_one_panel_with_unbroken_words(all_built, sheets, slug):
     from cardforge.documents.sheet import compile_sheet, move_tables
 
