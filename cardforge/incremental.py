@@ -153,7 +153,7 @@ def check_games(project: Project, packs: list[Path], *, use_cache: bool = True, 
             compiled.diagnostics = [d for d in compiled.diagnostics if d.file.endswith(".po") or d.severity is Severity.ERROR
                                     or d.code.startswith("translation-")]
         problems += compiled.diagnostics
-        if key:
+        if key and _still(pack, project, key, lang):
             loaded = compiled.game is not None and compiled.layouts is not None
             store.put(pack.name, name, key, None,
                       (list(compiled.diagnostics), loaded, compiled.game.total() if compiled.game else 0,
@@ -161,6 +161,14 @@ def check_games(project: Project, packs: list[Path], *, use_cache: bool = True, 
     if store and DIGESTS.enabled:
         save_digests(DIGESTS.folder(project.output))
     return problems
+
+
+def _still(pack: Path, project: Project, key: str, lang: str | None) -> bool:
+    """Whether ``pack``'s inputs still give the checks ``key`` (no file saved since it was made)."""
+    try:
+        return checks_key(pack_inputs(pack, project.layouts), project, lang) == key
+    except OSError:
+        return False
 
 
 @dataclass
@@ -185,6 +193,7 @@ class _Game:
     total: int = 0
     locks: ExitStack | None = None  # where the game's output lock is held (see claim)
     lang: str | None = None  # a translation's language: built into output/<slug>/<lang>/
+    inputs: str = ""  # the digest of the inputs the keys were made from (see unmoved)
 
     @property
     def target(self) -> Path:
@@ -214,6 +223,7 @@ class _Game:
         except OSError:  # unreadable input: the loader reports it
             self.store = None
             return True
+        self.inputs = inputs
         given = self.settings if self.settings is not None else self.options  # game.yaml is among the inputs
         self.keys = {name: artefact_key(inputs, name, given, self.project.output) for name in self.names}
         self.keys[_CHECKS] = checks_key(inputs, self.project)
@@ -237,12 +247,13 @@ class _Game:
     def compiled_now(self, compiled: Compiled, force: bool, progress: Progress | None) -> bool:
         """The game is compiled: store its diagnostics; True when outputs must be rendered."""
         self.compiled = compiled
-        if self.keys:
+        kept = bool(self.keys) and self.unmoved()
+        if kept:
             _RECENT[self.slug] = (self.keys[_CHECKS], compiled)
         loaded = compiled.game is not None and compiled.layouts is not None
         self.total = compiled.game.total() if compiled.game else 0
         pack_settings = compiled.game.data.get("build") if compiled.game else None
-        if self.store is not None:
+        if self.store is not None and kept:
             self.store.put(self.slug, _CHECKS, self.keys[_CHECKS], None,
                            (list(compiled.diagnostics), loaded, self.total, pack_settings))
         self.diagnostics = self.settled(pack_settings, list(compiled.diagnostics))
@@ -257,6 +268,15 @@ class _Game:
         if self.missing and not self.claim():
             return False
         return bool(self.missing)
+
+    def unmoved(self) -> bool:
+        """Whether the game's inputs are still those its keys were made from. A file saved
+        while the game is compiled or drawn was maybe read in its new form: what was made
+        from it is then not stored under the older inputs' keys (the next build makes it again)."""
+        try:
+            return pack_inputs(self.pack, self.project.layouts) == self.inputs
+        except OSError:
+            return False
 
     def caches(self) -> tuple[Path, Path] | None:
         """(the output folder, the layouts folder) for the deck page cache and the rules
@@ -284,7 +304,7 @@ class _Game:
             self.errors = (self.errors or []) + errors
             return
         self.notes[name] = notes
-        if self.store is not None:
+        if self.store is not None and self.unmoved():
             produced = self.staging / name
             self.store.put(self.slug, name, self.keys[name], produced if produced.exists() else None, notes)
 

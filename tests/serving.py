@@ -60,7 +60,10 @@ class Served:
             if game["status"] in statuses and (after is None or game["version"] > after["version"]):
                 return game
             if time.monotonic() > deadline:
-                raise TimeoutError(f"{slug} stayed {game['status']!r}")
+                held = self.app.state.workspace.games[slug]  # what the page shows, to say why
+                codes = [f"{p.location}: {p.diagnostic.code}" for p in held.problems[:5]]
+                raise TimeoutError(f"{slug} stayed {game['status']!r} (version {game['version']}; "
+                                   f"internal {held.internal!r}; problems {codes})")
             time.sleep(0.1)
 
 

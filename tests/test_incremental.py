@@ -13,6 +13,7 @@ from cardforge.cache import Store, version
 from cardforge.cache.registry import PROJECT_FOLDER as CACHE_FOLDER
 from cardforge.incremental import build_games, check_games
 from cardforge.render.deck import DeckOptions
+from cardforge.util.diagnostics import Severity
 from cardforge.util.units import MM
 from conftest import FIXTURES, SHIPPED, make_project, run_cli
 
@@ -216,6 +217,41 @@ def test_check_reports_stored_diagnostics_until_a_file_changes(tmp_path, monkeyp
     assert check_games(project, packs) == broken
     [built] = build(project)  # the build reads the same entry: not built, same diagnostics
     assert built.diagnostics == broken and built.written == []
+
+
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_a_file_saved_while_the_game_is_read_is_not_stored_as_the_older_files(tmp_path, monkeypatch, command):
+    """A designer saves while the game compiles (after its inputs were hashed, before the
+    file is read; under ``serve`` a build runs beside every edit): what was read from the new
+    file must not be stored under the older files' key, or undoing the save brings back the
+    new file's errors from the cache."""
+    import cardforge.incremental as incremental
+
+    project = mini(tmp_path / "p")
+    packs, _ = project.packs(None)
+    cards = project.cards / "mini" / "cards.yaml"
+    good = cards.read_bytes()
+    real = incremental.compile_game
+
+    def saved_meanwhile(pack, *args):
+        cards.write_bytes(good.replace(b"power: 3", b"power: 9", 1))  # breaks a rule
+        return real(pack, *args)
+
+    def codes(results) -> list[str]:  # the errors
+        return [d.code for d in (results if command == "check" else results[0].diagnostics)
+                if d.severity is Severity.ERROR]
+
+    def run():
+        return check_games(project, packs) if command == "check" else build(project)
+
+    monkeypatch.setattr(incremental, "compile_game", saved_meanwhile)
+    assert codes(run()) == ["rule-failed"]  # what was read: the new file
+    monkeypatch.setattr(incremental, "compile_game", real)
+    cards.write_bytes(good)  # the designer undoes the save
+    again = run()
+    assert codes(again) == []
+    if command == "build":
+        assert again[0].ok and (project.output / "mini" / "deck.pdf").is_file()
 
 
 def test_check_no_cache_writes_nothing(tmp_path):
