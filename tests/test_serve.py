@@ -166,10 +166,38 @@ def test_bad_input_is_shown_and_never_stops_the_server(tmp_path):
         state = server.wait_for(SLUG, "errors", after=state)
         assert f"cards/{SLUG}/{card_file.name}:2".encode() in raw_get(server, f"/g/{SLUG}/problems")[1]
         (pack / "game.yaml").unlink()
-        server.wait_for(SLUG, "errors", after=state)
+        state = server.wait_for(SLUG, "errors", after=state)
         assert b"pack-missing" in raw_get(server, f"/g/{SLUG}/problems")[1]
         for path, data in saved.items():
             path.write_bytes(data)
         state = server.wait_for(SLUG, "building", "ready")
         assert state["errors"] == 0 and state["cards"] == len(game.cards)
         assert raw_get(server, f"/g/{SLUG}")[0] == 200
+
+
+def test_a_build_worker_killed_between_builds_is_replaced(tmp_path):
+    """The build worker killed while idle (the out-of-memory killer, a user's ``kill``) leaves
+    a broken pool behind; the next save must still be built, not fail at every save after."""
+    import os
+    import signal
+    import threading
+
+    from cardforge.build import BuildOptions
+    from cardforge.serve.builder import Builder
+
+    (tmp_path / "cards").mkdir()
+    ended: list[tuple] = []
+    event = threading.Event()
+    builder = Builder(tmp_path, BuildOptions(), lambda *done: (ended.append(done), event.set()))
+    try:
+        builder.request("absent", 1)  # a game not there: built at once, nothing written
+        assert event.wait(120) and ended[-1][:3] == ("absent", 1, [])
+        event.clear()
+        for pid in list(builder._pool._processes):
+            os.kill(pid, signal.SIGKILL)
+        builder._pool._executor_manager_thread.join(30)  # the pool has seen its worker die
+        builder.request("absent", 2)
+        assert event.wait(120) and ended[-1][:3] == ("absent", 2, [])  # a list: the build ran
+        assert not builder.busy("absent")
+    finally:
+        builder.close()

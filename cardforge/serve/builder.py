@@ -63,12 +63,19 @@ class Builder:
     def _submit(self, slug: str) -> None:
         if self._closed:
             return
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_lower_priority)
-        generation = self._wanted.pop(slug)
-        self._running[slug] = generation
-        future = self._pool.submit(build_pack, str(self.root), slug, self.options)
+        for fresh in (False, True):  # a worker that died between builds broke the pool: start a new one
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=_lower_priority)
+            try:
+                future = self._pool.submit(build_pack, str(self.root), slug, self.options)
+                break
+            except BrokenProcessPool:
+                self._pool.shutdown(wait=False, cancel_futures=True)
+                self._pool = None
+                if fresh:
+                    raise
+        generation = self._running[slug] = self._wanted.pop(slug)
         future.add_done_callback(lambda f: self._finished(slug, generation, f))
 
     def _finished(self, slug: str, generation: int, future: Future) -> None:
