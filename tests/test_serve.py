@@ -201,3 +201,32 @@ def test_a_build_worker_killed_between_builds_is_replaced(tmp_path):
         assert not builder.busy("absent")
     finally:
         builder.close()
+
+
+def test_the_build_worker_is_replaced_after_its_share_of_builds(tmp_path, monkeypatch):
+    """A long session's builds run in a worker that a fresh one replaces every
+    ``BUILDS_PER_WORKER`` builds (what a build leaves in memory goes back to the system);
+    every build is still run and reported."""
+    import multiprocessing
+    import threading
+
+    from cardforge.build import BuildOptions
+    from cardforge.serve import builder as building
+
+    monkeypatch.setattr(building, "BUILDS_PER_WORKER", 2)
+    (tmp_path / "cards").mkdir()
+    ended: list[tuple] = []
+    event = threading.Event()
+    workers: set[int] = set()
+    others = {p.pid for p in multiprocessing.active_children()}  # started by earlier tests
+    builder = building.Builder(tmp_path, BuildOptions(), lambda *done: (ended.append(done), event.set()))
+    try:
+        for generation in range(1, 6):
+            builder.request("absent", generation)
+            assert event.wait(120)
+            event.clear()
+            workers |= {p.pid for p in multiprocessing.active_children()} - others
+    finally:
+        builder.close()
+    assert [e[:3] for e in ended] == [("absent", g, []) for g in range(1, 6)]
+    assert len(workers) == 3  # 2 + 2 + 1 builds

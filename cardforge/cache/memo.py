@@ -30,9 +30,12 @@ class Bounded(OrderedDict):
     def __init__(self, limit: int):
         super().__init__()
         self.limit = limit
+        self.used: set = set()  # keys read or set since the last sweep
+        self.before: set = set()  # keys read or set in the round before it
 
     def __getitem__(self, key):
         value = super().__getitem__(key)
+        self.used.add(key)
         try:
             self.move_to_end(key)
         except KeyError:  # dropped meanwhile by another thread
@@ -45,10 +48,15 @@ class Bounded(OrderedDict):
         except KeyError:
             return default
 
+    def clear(self) -> None:
+        super().clear()
+        self.used, self.before = set(), set()
+
     def __setitem__(self, key, value) -> None:
         if key in self:
             self.move_to_end(key)
         super().__setitem__(key, value)
+        self.used.add(key)
         while len(self) > self.limit:
             self.popitem(last=False)
 
@@ -115,6 +123,17 @@ class Memo:
         kept = PerObject(self.limit)
         self._held.append(kept)
         return kept
+
+    def sweep(self) -> None:
+        """Drop the mapping entries no one read or set in the last two rounds (sweep to
+        sweep): what an edit left behind, such as the fit of a card's former text, while a
+        second game served beside the edited one keeps its entries for a round more.
+        ``lru_cache`` functions keep theirs (their limit bounds them)."""
+        for held in self._held:
+            if isinstance(held, Bounded):
+                for key in [k for k in list(held) if k not in held.used and k not in held.before]:
+                    held.pop(key, None)
+                held.before, held.used = held.used, set()
 
     def entries(self) -> int:
         """How many entries the memo holds now, in this process."""

@@ -17,6 +17,7 @@ declares.
 """
 from __future__ import annotations
 
+import gc
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,6 +210,31 @@ def usage(output: Path) -> list[Usage]:
                 items += [i for i in place.rglob("*") if i.is_file() and not i.name.startswith(".")]
         found.append(Usage(cache, tuple(where), len(items), sum(_size(i) for i in items)))
     return found
+
+
+def give_back() -> None:
+    """After one round of a long-running process (a save checked by ``serve``, a build of its
+    worker): sweep every memo of :data:`MEMOS` (:meth:`Memo.sweep`: what the last edit left
+    behind, such as the fit of a card's former text), collect garbage and return the freed
+    heap to the system (glibc's ``malloc_trim``; elsewhere nothing more), so a session of
+    hundreds of edits does not keep what each one left."""
+    for kept in MEMOS:
+        kept.sweep()
+    gc.collect()
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@ONCE.function
+def _malloc_trim():
+    """glibc's ``malloc_trim``, or None (another C library or system)."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):
+        return None
 
 
 def clear(output: Path, scope: str | None = None) -> list[Path]:

@@ -19,6 +19,10 @@ from pathlib import Path
 from cardforge.build import BuildOptions, Project
 from cardforge.util.diagnostics import Diagnostic
 
+# builds one worker process runs before a fresh one takes over: what a long session's builds
+# leave in the worker's memos and allocator is returned to the system (see tools/serve_memory.py)
+BUILDS_PER_WORKER = 50
+
 
 def build_pack(root: str, slug: str, options: BuildOptions) -> tuple[list[str], list[Diagnostic]]:
     """Check and build ``cards/<slug>`` of the project at ``root`` (runs in the worker process).
@@ -26,10 +30,12 @@ def build_pack(root: str, slug: str, options: BuildOptions) -> tuple[list[str], 
     Returns the names of the files written (none when the build refused or failed) and the
     build's diagnostics.
     """
+    from cardforge.cache.registry import give_back
     from cardforge.incremental import build_games
 
     project = Project(Path(root))
     result = build_games(project, [project.cards / slug], options, jobs=1)[0]  # the incremental build
+    give_back()  # what this build left behind in the worker's memory
     return [p.name for p in result.written], result.diagnostics
 
 
@@ -66,7 +72,7 @@ class Builder:
         for fresh in (False, True):  # a worker that died between builds broke the pool: start a new one
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_lower_priority)
+                                                 initializer=_lower_priority, max_tasks_per_child=BUILDS_PER_WORKER)
             try:
                 future = self._pool.submit(build_pack, str(self.root), slug, self.options)
                 break

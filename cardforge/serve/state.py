@@ -30,7 +30,7 @@ from cardforge.util.diagnostics import Diagnostic, Severity, sort_key
 from cardforge.layout import layout_path
 from cardforge.model import Game
 from cardforge.serve.builder import Builder
-from cardforge.cache.registry import PREVIEWS
+from cardforge.cache.registry import PREVIEWS, give_back
 from cardforge.serve.images import TEXT_SUFFIXES, ImageCache, Picture, pack_key
 
 log = logging.getLogger("cardforge.serve")
@@ -191,6 +191,8 @@ class Workspace:
                 except Exception as exc:  # a bug must show in the page, not stop the server
                     log.exception("updating %s failed", task[1])
                     self._publish(task[1], status="errors", internal=_one_line(exc))
+            if checks:
+                give_back()  # what this round's edits left behind in memory
 
     def _publish(self, slug: str, **changes) -> None:
         with self._lock:
