@@ -107,3 +107,41 @@ def test_a_per_object_memo_lets_go_of_an_entry_with_its_object():
     for n, obj in enumerate(holders):
         memo.keep(obj, n)
     assert len(memo) == 4 and memo.find(holders[5]) == 5 and memo.find(holders[0]) is None
+
+
+def test_a_sweep_drops_what_two_rounds_did_not_use():
+    memo = Memo("test-sweep", 100, "a number", "nothing")
+    kept = memo.mapping()
+    kept["old text"], kept["shared"], kept["other game"] = 1, 2, 3
+    memo.sweep()  # round 1 ends: all three were set in it
+    assert kept.get("shared") == 2  # round 2 reads one
+    kept["new text"] = 4
+    memo.sweep()  # round 2 ends: the others were last used in round 1, kept a round more
+    assert set(kept) == {"old text", "shared", "other game", "new text"}
+    kept.get("new text")
+    memo.sweep()  # round 3 ends: unused in rounds 2 and 3, two are gone
+    assert set(kept) == {"shared", "new text"}
+    memo.sweep()
+    memo.sweep()
+    assert not kept
+
+
+def test_giving_back_memory_keeps_what_the_last_build_used_and_changes_no_output(tmp_path):
+    """``serve`` calls ``give_back`` after each round: a build right after it gives the same bytes."""
+    import shutil
+
+    from cardforge.build import BuildOptions, Project
+    from cardforge.incremental import build_games
+    from conftest import make_project
+
+    root = make_project(tmp_path / "p", "gate")
+    project = Project(root)
+    [first] = build_games(project, [project.cards / "gate"], BuildOptions(), use_cache=False)
+    before = (project.output / "gate" / "deck.pdf").read_bytes()
+    fits = registry.TEXT_FITS.entries()
+    registry.give_back()
+    registry.give_back()  # the build's entries were used in the round before: still there
+    assert registry.TEXT_FITS.entries() == fits > 0
+    shutil.rmtree(project.output)
+    [again] = build_games(project, [project.cards / "gate"], BuildOptions(), use_cache=False)
+    assert first.ok and again.ok and (project.output / "gate" / "deck.pdf").read_bytes() == before
