@@ -22,7 +22,8 @@ from pathlib import Path
 
 from cardforge.build import (BuildOptions, BuildResult, BuildSettings, Compiled, Project, RenderError, artefacts,
                              compile_game, drafted, render_artefact)
-from cardforge.cache import Entry, Store, artefact_key, load_digests, pack_inputs, same_content, save_digests
+from cardforge.cache import (Entry, Store, artefact_key, inputs_unchanged, load_digests, pack_inputs, same_content,
+                             save_digests)
 from cardforge.cache.registry import ARTEFACTS, DECK_PAGES, DIGESTS, RULES_MEMO
 from cardforge import workers
 from cardforge.util.diagnostics import BUILD_FORCED, Diagnostic, Severity, has_errors
@@ -137,10 +138,11 @@ def check_games(project: Project, packs: list[Path], *, use_cache: bool = True, 
     problems: list[Diagnostic] = []
     name = _CHECKS if lang is None else f"{_CHECKS}-{lang}"
     for pack in packs:
-        key = None
+        key = inputs = None
         if store:
             try:
-                key = checks_key(pack_inputs(pack, project.layouts), project, lang)
+                inputs = pack_inputs(pack, project.layouts)
+                key = checks_key(inputs, project, lang)
             except OSError:  # unreadable input: the loader reports it
                 key = None
             entry = store.get(pack.name, name, key) if key else None
@@ -153,7 +155,7 @@ def check_games(project: Project, packs: list[Path], *, use_cache: bool = True, 
             compiled.diagnostics = [d for d in compiled.diagnostics if d.file.endswith(".po") or d.severity is Severity.ERROR
                                     or d.code.startswith("translation-")]
         problems += compiled.diagnostics
-        if key and _still(pack, project, key, lang):
+        if key and inputs_unchanged(pack, project.layouts, inputs):
             loaded = compiled.game is not None and compiled.layouts is not None
             store.put(pack.name, name, key, None,
                       (list(compiled.diagnostics), loaded, compiled.game.total() if compiled.game else 0,
@@ -161,14 +163,6 @@ def check_games(project: Project, packs: list[Path], *, use_cache: bool = True, 
     if store and DIGESTS.enabled:
         save_digests(DIGESTS.folder(project.output))
     return problems
-
-
-def _still(pack: Path, project: Project, key: str, lang: str | None) -> bool:
-    """Whether ``pack``'s inputs still give the checks ``key`` (no file saved since it was made)."""
-    try:
-        return checks_key(pack_inputs(pack, project.layouts), project, lang) == key
-    except OSError:
-        return False
 
 
 @dataclass
@@ -193,7 +187,7 @@ class _Game:
     total: int = 0
     locks: ExitStack | None = None  # where the game's output lock is held (see claim)
     lang: str | None = None  # a translation's language: built into output/<slug>/<lang>/
-    inputs: str = ""  # the digest of the inputs the keys were made from (see unmoved)
+    inputs: str = ""  # the digest of the inputs the keys were made from (see inputs_unchanged)
 
     @property
     def target(self) -> Path:
@@ -247,7 +241,7 @@ class _Game:
     def compiled_now(self, compiled: Compiled, force: bool, progress: Progress | None) -> bool:
         """The game is compiled: store its diagnostics; True when outputs must be rendered."""
         self.compiled = compiled
-        kept = bool(self.keys) and self.unmoved()
+        kept = bool(self.keys) and inputs_unchanged(self.pack, self.project.layouts, self.inputs)
         if kept:
             _RECENT[self.slug] = (self.keys[_CHECKS], compiled)
         loaded = compiled.game is not None and compiled.layouts is not None
@@ -268,15 +262,6 @@ class _Game:
         if self.missing and not self.claim():
             return False
         return bool(self.missing)
-
-    def unmoved(self) -> bool:
-        """Whether the game's inputs are still those its keys were made from. A file saved
-        while the game is compiled or drawn was maybe read in its new form: what was made
-        from it is then not stored under the older inputs' keys (the next build makes it again)."""
-        try:
-            return pack_inputs(self.pack, self.project.layouts) == self.inputs
-        except OSError:
-            return False
 
     def caches(self) -> tuple[Path, Path] | None:
         """(the output folder, the layouts folder) for the deck page cache and the rules
@@ -304,7 +289,7 @@ class _Game:
             self.errors = (self.errors or []) + errors
             return
         self.notes[name] = notes
-        if self.store is not None and self.unmoved():
+        if self.store is not None and inputs_unchanged(self.pack, self.project.layouts, self.inputs):
             produced = self.staging / name
             self.store.put(self.slug, name, self.keys[name], produced if produced.exists() else None, notes)
 

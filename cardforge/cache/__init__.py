@@ -14,9 +14,10 @@ A cache only ever saves time: every output is byte for byte what ``--no-cache`` 
 """
 from cardforge.cache.files import file_digest, input_files, load_digests, save_digests, write_atomic
 from cardforge.cache.registry import CACHES, Cache, user_enabled, user_root
-from cardforge.cache.store import Entry, Store, artefact_key, layout_inputs, pack_inputs, same_content, seen_from
+from cardforge.cache.store import (Entry, Store, artefact_key, inputs_unchanged, layout_inputs, pack_inputs,
+                                   same_content, seen_from)
 from cardforge.cache.version import fingerprint, library_stamps
 
 __all__ = ["CACHES", "Cache", "Entry", "Store", "artefact_key", "file_digest", "fingerprint",
-           "input_files", "layout_inputs", "library_stamps", "load_digests", "pack_inputs", "same_content",
+           "input_files", "inputs_unchanged", "layout_inputs", "library_stamps", "load_digests", "pack_inputs", "same_content",
            "save_digests", "seen_from", "user_enabled", "user_root", "write_atomic"]

@@ -42,6 +42,16 @@ def pack_inputs(pack: Path, layouts: Path) -> str:
     return h.hexdigest()
 
 
+def inputs_unchanged(pack: Path, layouts: Path, inputs: str) -> bool:
+    """Whether the game in ``pack`` still has the inputs ``inputs`` (:func:`pack_inputs`).
+    A file saved while a game is read or drawn may be read in its new form: what was made
+    from it must not be stored under the older inputs' key (the next build makes it again)."""
+    try:
+        return pack_inputs(pack, layouts) == inputs
+    except OSError:
+        return False
+
+
 def layout_inputs(pack: Path, layouts: Path) -> str:
     """SHA-256 of the files of the ``layouts`` folder the game in ``pack`` may use: all but
     the other games' (``<slug>.yaml`` and ``<slug>/`` of the other packs beside ``pack``)."""
