@@ -155,12 +155,21 @@ def all_built(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def a4_built(tmp_path_factory) -> Path:
-    """Every game pack of the repository built once on A4 into a temporary project."""
+    """Every game pack of the repository with its deck.pdf built once on A4 into a temporary
+    project (the one output the A4 tests read: the other documents on A4 are built by
+    ``tests/test_sheet_design.py``)."""
+    import os
+
+    from cardforge.build import BuildSettings
+    from cardforge.incremental import build_games
     from cardforge.sources.load import find_packs
 
     def make(root: Path) -> None:
         make_project(root, *(p.name for p in find_packs(REPO / "cards")))
-        _build("--paper", "a4")(root)
+        project = Project(root)
+        packs, problems = project.packs(None)
+        results = build_games(project, packs, BuildSettings.of(paper="a4"), only=("deck.pdf",), jobs=os.cpu_count() or 1)
+        assert not problems and all(r.ok and r.written for r in results), [d.format() for r in results for d in r.diagnostics]
 
     return shared_build(tmp_path_factory, "a4", make)
 
