@@ -160,15 +160,27 @@ class _OnePage(_Doc):
 
 def _fit_helper(game: Game, paper: tuple[float, float], icons: IconImages, text: tuple[str, str, str]) -> float:
     """The largest type size of :data:`HELPER_SIZES` (pt) at which the helper sheet fills
-    one page (the smallest when none does)."""
-    for size in HELPER_SIZES:
+    one page (the smallest when none does). A smaller size never needs more room, so the
+    sizes are searched by halves (four trial layouts of twelve sizes at most, as
+    :func:`cardforge.documents.compose.compose` searches the rules sheet's)."""
+    def fits(size: float) -> bool:
         doc = _OnePage(io.BytesIO(), paper, game)
         try:
             doc.build(_helper_story(text, size, icons, doc.column_width))
         except _Overflow:
-            continue
-        return size
-    return HELPER_SIZES[-1]
+            return False
+        return True
+
+    if fits(HELPER_SIZES[0]):
+        return HELPER_SIZES[0]
+    lo, hi = 0, len(HELPER_SIZES) - 1  # HELPER_SIZES[lo] does not fit; HELPER_SIZES[hi] is the answer if none does
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if fits(HELPER_SIZES[mid]):
+            hi = mid
+        else:
+            lo = mid
+    return HELPER_SIZES[hi]
 
 
 def _fit_key(game: Game, paper: tuple[float, float], text: tuple[str, str, str]) -> str:
