@@ -23,9 +23,11 @@ from __future__ import annotations
 import html
 import io
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from reportlab.platypus import BaseDocTemplate, Frame, KeepTogether, NextPageTemplate, PageBreak, PageTemplate, Spacer
+from reportlab.platypus import (BaseDocTemplate, Flowable, Frame, KeepTogether, NextPageTemplate, PageBreak, PageTemplate,
+                                Spacer)
 
 from cardforge.model import Card, Game
 from cardforge.almanac.charts import chart, composition
@@ -88,6 +90,23 @@ def sort_key(game: Game, type_id: str):
     return key
 
 
+class _IndexHere(Flowable):
+    """Where the card index goes, made when the layout reaches it (:meth:`_Doc.handle_flowable`):
+    ``make(index)`` gives its flowables from the (card name, page) pairs found so far. It
+    comes after every card, so reference.pdf is laid out in one pass, not a first one that
+    only learns the page numbers."""
+
+    def __init__(self, make: Callable[[list[tuple[str, int]]], list]):
+        super().__init__()
+        self.make = make
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        return 0, 0  # replaced before it is placed
+
+    def draw(self) -> None:
+        pass
+
+
 class _Doc(BaseDocTemplate):
     def __init__(self, target, paper, game: Game):
         super().__init__(target, pagesize=paper, leftMargin=MARGIN, rightMargin=MARGIN, topMargin=MARGIN,
@@ -102,6 +121,15 @@ class _Doc(BaseDocTemplate):
                                PageTemplate("almanac", frames=[Frame(MARGIN, MARGIN, w, h, id="one")], onPage=self._footer)])
         self.index: list[tuple[str, int]] = []
         self.almanac_page = 0  # where the almanac starts
+
+    def handle_flowable(self, flowables: list) -> None:
+        """ReportLab's step to the next flowable; an :class:`_IndexHere` is first replaced by
+        the index of the pages laid out so far (every card's page is known by then)."""
+        if flowables and isinstance(flowables[0], _IndexHere):
+            flowables[0:1] = flowables[0].make(self.index)
+            if not flowables:
+                return
+        super().handle_flowable(flowables)
 
     def afterFlowable(self, flowable) -> None:
         name = getattr(flowable, "card_name", None)
@@ -259,11 +287,12 @@ def index_lines(found: list[tuple[str, int]]) -> list[str]:
 def render_reference(game: Game, out: Path, paper: str = "letter", memo: Memo | None = None) -> dict:
     """Write reference.pdf; returns {"helper_size": pt, "helper_copies": n, "pages": n}.
 
-    The index's page numbers come from a first pass that lays the document out with none.
-    With a ``memo`` (:mod:`cardforge.documents.memo`), the helper sheet's size is read back
-    when its text, icons, paper and fonts are unchanged, and the document is laid out
-    once with the index the last build found; it is laid out again, as without the memo,
-    only when the pages differ. The bytes written are the same either way.
+    The document is laid out once: the card index, last, is made when the layout reaches
+    it, from the pages every card was placed on (:class:`_IndexHere`). The helper sheet's
+    type size is searched (:func:`_fit_helper`), or, with a ``memo``
+    (:mod:`cardforge.documents.memo`), read back when its text, icons, paper and fonts are
+    unchanged (and searched again if the sheet no longer fits its page). The bytes written
+    are the same either way.
     """
     size = tuple(v * MM for v in PAPER_MM[paper])
     copies = helper_copies(game)
@@ -278,50 +307,29 @@ def render_reference(game: Game, out: Path, paper: str = "letter", memo: Memo | 
         width = size[0] - 2 * MARGIN
         col = (width - GAP) / 2
 
-        def story(index_pages: list[tuple[str, int]]):
-            out_story: list = []
-            for n in range(copies):
-                out_story += _helper_story(text, helper_size, icons, col)
-                out_story += [NextPageTemplate("helper" if n + 1 < copies else "almanac"), PageBreak()]
-            out_story += _almanac_story(game, icons, width)
+        def index(pages: list[tuple[str, int]]) -> list:
             styles = Styles(8)
-            out_story += [PageBreak(), Heading(_("Index"), styles.h1, 0, _("Index"))]
-            for line in index_lines(index_pages):
-                name, pages = line.rsplit(" · ", 1)
-                out_story.append(Paragraph(f"{html.escape(name)} <font color='#757575'>· {pages}</font>", styles.body))
-            return out_story
+            out_index = []
+            for line in index_lines(pages):
+                name, numbers = line.rsplit(" · ", 1)
+                out_index.append(Paragraph(f"{html.escape(name)} <font color='#757575'>· {numbers}</font>", styles.body))
+            return out_index
 
-        def two_passes() -> _Doc:
-            first = _Doc(io.BytesIO(), size, game)
-            first.build(story([(index_name(c, game), 0) for c in game.cards]))
-            final = _Doc(str(out), size, game)
-            final.build(story(first.index))
-            return final
-
-        guess_key = Memo.key("reference-index", list(size)) if memo else ""
-        guess = _index(memo.get("reference-index", guess_key)) if memo else None
-        doc = None
-        if guess is not None:
+        def one_pass() -> _Doc:
+            story: list = []
+            for n in range(copies):
+                story += _helper_story(text, helper_size, icons, col)
+                story += [NextPageTemplate("helper" if n + 1 < copies else "almanac"), PageBreak()]
+            story += _almanac_story(game, icons, width)
+            story += [PageBreak(), Heading(_("Index"), Styles(8).h1, 0, _("Index")), _IndexHere(index)]
             doc = _Doc(str(out), size, game)
-            doc.build(story(guess))
-            if doc.index != guess:  # the pages moved: lay it out as without a guess
-                doc = None
-        if doc is None:
-            doc = two_passes()
+            doc.build(story)
+            return doc
+
+        doc = one_pass()
         if remembered and helper_size != HELPER_SIZES[-1] and doc.almanac_page != copies + 1:
             helper_size = _fit_helper(game, size, icons, text)  # the remembered size did not fit after all
-            doc = two_passes()
+            doc = one_pass()
         if memo:
             memo.put("helper-size", fit_key, helper_size)
-            memo.put("reference-index", guess_key, doc.index)
         return {"helper_size": helper_size, "helper_copies": copies, "pages": doc.page}
-
-
-def _index(found: object) -> list[tuple[str, int]] | None:
-    """A remembered index as (card name, page) pairs; None when it is not one."""
-    if not isinstance(found, list):
-        return None
-    pairs = [tuple(item) for item in found if isinstance(item, list) and len(item) == 2]
-    if len(pairs) != len(found) or not all(isinstance(n, str) and isinstance(p, int) for n, p in pairs):
-        return None
-    return pairs
