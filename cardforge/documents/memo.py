@@ -3,7 +3,8 @@
 Laying out rules.pdf, rulebook.pdf and reference.pdf involves searches whose answers
 rarely change when one card is edited: the type size at which the rules sheet and the
 helper sheet fit (several trial layouts each), and the page numbers of the rulebook's
-contents and of the reference's card index (a first pass that only learns them). A
+contents (a first pass that only learns them; reference.pdf's card index, last in its
+document, is made in its one pass). A
 :class:`Memo` keeps those answers in ``output/.cache/<slug>/rules/`` (one small JSON
 file per kind of answer, the newest :data:`KEEP` answers each):
 
@@ -12,7 +13,7 @@ file per kind of answer, the newest :data:`KEEP` answers each):
   is only ever read back for the same inputs;
 * **card faces** of rulebook.html, kept per card under a key of its fields and of
   everything else that draws it (:func:`cardforge.documents.webfaces.card_faces`);
-* a **page guess** (contents, index) is kept per paper and cardforge version: the next
+* a **page guess** (the rulebook's contents) is kept per paper and cardforge version: the next
   build lays its document out once with the guess and keeps the result only when the
   pages it finds are the pages it guessed, which is then exactly the document a build
   without the guess writes; otherwise it builds as if there were no guess.
