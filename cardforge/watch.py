@@ -18,6 +18,7 @@ from collections.abc import Callable
 from rich.console import Console
 
 from cardforge.build import BuildOptions, BuildResult, Project, artefacts, BuildSettings
+from cardforge.cache.registry import give_back
 from cardforge.util.diagnostics import Severity, display_path
 from cardforge.incremental import build_games
 from cardforge.util.report import print_diagnostics, summary
@@ -59,6 +60,7 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
     console.print(f"watching {', '.join(display_path(f) for f in watched)} (Ctrl+C to stop)", highlight=False)
     for touched in touched_games(project.root, lambda: slugs or [p.name for p in project.packs(None)[0]], stop):
         run(sorted(touched), deck_first=True)
+        give_back()  # what this rebuild left behind in memory, as serve does
 
 
 def _merged(deck: BuildResult, rest: BuildResult, names: list[str]) -> BuildResult:

@@ -146,3 +146,12 @@ def test_giving_back_memory_keeps_what_the_last_build_used_and_changes_no_output
     shutil.rmtree(project.output)
     [again] = build_games(project, [project.cards / "mini"], BuildOptions(), use_cache=False, only=("deck.pdf",))
     assert first.ok and again.ok and (project.output / "mini" / "deck.pdf").read_bytes() == before
+
+
+def test_a_bounded_mapping_keeps_no_trace_of_what_it_dropped():
+    """A process that never sweeps (a plain build of a large deck) must not keep the keys of
+    entries dropped past the limit."""
+    kept = Bounded(3)
+    for n in range(100):
+        kept[n] = n
+    assert list(kept) == [97, 98, 99] and kept.used == {97, 98, 99}

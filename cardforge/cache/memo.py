@@ -58,7 +58,9 @@ class Bounded(OrderedDict):
         super().__setitem__(key, value)
         self.used.add(key)
         while len(self) > self.limit:
-            self.popitem(last=False)
+            old, _ = self.popitem(last=False)
+            self.used.discard(old)  # a process that never sweeps keeps no trace of what was dropped
+            self.before.discard(old)
 
 
 class PerObject(Bounded):
@@ -89,6 +91,8 @@ class PerObject(Bounded):
         found = dict.get(self, key)
         if found is not None and found[0] is ref:
             self.pop(key, None)
+            self.used.discard(key)
+            self.before.discard(key)
 
 
 @dataclass(frozen=True, eq=False)
