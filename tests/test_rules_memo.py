@@ -188,15 +188,11 @@ def test_cards_added_move_the_index_and_the_output_is_still_a_clean_build(tmp_pa
 
 def _index_pages(pdf: Path) -> dict[str, str]:
     """The card index of a reference.pdf as printed: ``{card name: its pages}`` ("6, 8")."""
-    import pypdfium2 as pdfium
+    from tests.test_rulebook_html import pdf_text
 
-    document = pdfium.PdfDocument(str(pdf))
-    try:
-        pages = [document[i].get_textpage().get_text_range() for i in range(len(document))]
-    finally:
-        document.close()
-    start = max(i for i, text in enumerate(pages) if "Index" in text.replace("\r", "").splitlines())
-    lines = "\n".join(pages[start:]).replace("\r", "").splitlines()
+    pages = pdf_text(pdf)
+    start = max(i for i, text in enumerate(pages) if "Index" in map(str.strip, text.splitlines()))
+    lines = "\n".join(pages[start:]).splitlines()
     return dict(line.rsplit(" · ", 1) for line in lines if " · " in line and line.rsplit(" · ", 1)[1][:1].isdigit())
 
 
