@@ -246,3 +246,20 @@ def test_a_paragraphs_pictures_are_drawn_from_the_reader_they_hold(tmp_path):
     with pikepdf.open(io.BytesIO(saved(c))) as pdf:
         images = [x for x in pdf.pages[0].Resources.XObject.values() if x.Subtype == "/Image"]
     assert [(int(i.Width), int(i.Height)) for i in images] == [(3, 5)], "the paragraph drew another reader"
+
+
+def test_a_paragraph_wrapped_again_at_its_width_keeps_reportlabs_lines_and_height():
+    style = ParagraphStyle("b", fontName=SANS, fontSize=9, leading=11)
+    text = "Draw two cards, then discard one of them face up beside the market row. " * 3
+    para = Paragraph(text, style)
+    first = backend.wrap_paragraph(para, 150, 1000, Paragraph.wrap)
+    lines = para.blPara
+    assert backend.wrap_paragraph(para, 150, 1000, Paragraph.wrap) == first and para.blPara is lines
+    fresh = Paragraph(text, style)
+    assert fresh.wrap(150, 1000) == first, "the height differs from ReportLab's own wrap"
+    narrower = backend.wrap_paragraph(para, 100, 1000, Paragraph.wrap)
+    assert narrower[1] > first[1] and para.blPara is not lines, "another width kept the old lines"
+    assert backend.wrap_paragraph(para, 150, 1000, Paragraph.wrap) == first
+    style.leading = 14  # a style changed in place is wrapped afresh, as ReportLab wraps it
+    assert backend.wrap_paragraph(para, 150, 1000, Paragraph.wrap) == fresh.wrap(150, 1000)
+    assert fresh.height > first[1]

@@ -9,6 +9,9 @@ writes) from a reader sharing the state of one reader per picture (ReportLab's o
 copying a reader), so the picture is decoded once. Every other file is read as before, and
 ReportLab's parser is left as it is (other threads, other paragraphs). The PDF is the same:
 an image is written from its decoded pixels, which do not depend on the reader.
+
+The same paragraphs are wrapped at one width again and again (a table measured, then placed;
+a panel planned, then filled): :class:`Paragraph` breaks its lines once per width in a row.
 """
 from __future__ import annotations
 
@@ -28,7 +31,8 @@ _BY_CONTENT: dict[str, ImageReader] = IMAGE_READERS.mapping()  # SHA-256 of the 
 
 class Paragraph(platypus.Paragraph):
     """ReportLab's ``Paragraph``, drawing the pictures of :func:`share` d files from their
-    shared reader."""
+    shared reader, and breaking its lines once for each width it is wrapped at in a row
+    (see :func:`cardforge.render.backend.wrap_paragraph`)."""
 
     def __init__(self, text, style=None, bulletText=None, frags=None, caseSensitive=1, encoding="utf8"):
         super().__init__(text, style, bulletText, frags, caseSensitive, encoding)
@@ -37,6 +41,9 @@ class Paragraph(platypus.Paragraph):
                 shared = _BY_PATH.get(picture.src) if isinstance(picture.src, str) else None
                 if shared is not None:
                     picture.image = ImageReader(shared)
+
+    def wrap(self, availWidth, availHeight):
+        return backend.wrap_paragraph(self, availWidth, availHeight, platypus.Paragraph.wrap)
 
 
 def share(path: Path, png: bytes) -> ImageReader:

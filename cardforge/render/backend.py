@@ -226,6 +226,25 @@ def kept_together(flowable) -> list:
     return list(flowable._content) if isinstance(flowable, KeepTogether) else []
 
 
+def wrap_paragraph(paragraph, width: float, height: float, wrap) -> tuple[float, float]:
+    """``paragraph.wrap(width, height)`` by ReportLab's ``wrap`` (the unbound
+    ``Paragraph.wrap``), without breaking its lines again when the paragraph's last wrap was
+    at the same ``width`` with the same style, fragments and leading: the frames, tables and
+    sheet plans of the rules documents wrap the same paragraph at one width several times.
+    Returns (width, height) pt as ``wrap`` does; the paragraph keeps the lines it draws
+    (``blPara``) either way. ReportLab's ``wrap`` ignores ``height``."""
+    style = paragraph.style
+    key = (width, id(style), id(paragraph.frags), getattr(paragraph, "autoLeading", None))
+    last = paragraph.__dict__.get("_cf_wrapped")
+    if (last is not None and last[0] == key and last[2] is paragraph.__dict__.get("blPara")
+            and last[1] == style.__dict__):
+        return paragraph.width, paragraph.height
+    result = wrap(paragraph, width, height)
+    if "blPara" in paragraph.__dict__ and result[0] == width:  # a width too narrow to break into sets no lines
+        paragraph._cf_wrapped = (key, dict(style.__dict__), paragraph.blPara)
+    return result
+
+
 def paragraph_images(paragraph) -> list:
     """The pictures of a ``Paragraph``'s ``<img>`` tags, in order: objects whose ``src``
     is the tag's source and whose ``image`` is the ``ImageReader`` that will draw it
