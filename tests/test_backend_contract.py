@@ -248,18 +248,48 @@ def test_a_paragraphs_pictures_are_drawn_from_the_reader_they_hold(tmp_path):
     assert [(int(i.Width), int(i.Height)) for i in images] == [(3, 5)], "the paragraph drew another reader"
 
 
+def test_a_parse_kept_gives_each_paragraph_reportlabs_fragments_of_its_own():
+    style = ParagraphStyle("p", fontName=SANS, fontSize=9, leading=11, textTransform="uppercase")
+    text = "Pay <b>two</b>   coins,\n then <i>draw</i>."
+    own = Paragraph(text, style)
+    made = [backend.parse_paragraph(text, style, None) for _ in range(2)]
+    assert made[0][0] == made[1][0] == own.text
+    first, second = made[0][1], made[1][1]
+    assert [vars(f) for f in first] == [vars(f) for f in second] == [vars(f) for f in own.frags]
+    assert all(a is not b for a, b in zip(first, second)), "two paragraphs share a fragment"
+    parsed = Paragraph(made[0][0], style, frags=first)
+    assert parsed.wrap(60, 1000) == own.wrap(60, 1000) and parsed.getPlainText() == own.getPlainText()
+    style.fontSize = 12  # a style changed in place is parsed afresh
+    assert {f.fontSize for f in backend.parse_paragraph(text, style, None)[1]} == {12}
+
+
+def test_a_parse_with_pictures_is_kept_only_while_the_caller_says_they_are_the_same(tmp_path):
+    picture = tmp_path / "coin.png"
+    Image.new("RGB", (2, 2), "red").save(picture)
+    text = f'Pay <img src="{picture}" width="9" height="9"/> now'
+    style = ParagraphStyle("q", fontName=SANS)
+    kept = backend.parse_paragraph(text, style, None, reusable=lambda pictures: True)[1]
+    again = backend.parse_paragraph(text, style, None, reusable=lambda pictures: True)[1]
+    assert kept[1].cbDefn is not again[1].cbDefn and kept[1].cbDefn.image is again[1].cbDefn.image
+    Image.new("RGB", (3, 5), "blue").save(picture)
+    fresh = backend.parse_paragraph(text, style, None, reusable=lambda pictures: False)[1]
+    assert fresh[1].cbDefn.image.getSize() == (3, 5), "a picture that may have changed was not read again"
+
+
 def test_a_paragraph_wrapped_again_at_its_width_keeps_reportlabs_lines_and_height():
+    from cardforge.documents.readers import Paragraph as Ours
+
     style = ParagraphStyle("b", fontName=SANS, fontSize=9, leading=11)
     text = "Draw two cards, then discard one of them face up beside the market row. " * 3
-    para = Paragraph(text, style)
-    first = backend.wrap_paragraph(para, 150, 1000, Paragraph.wrap)
+    para = Ours(text, style)
+    first = para.wrap(150, 1000)
     lines = para.blPara
-    assert backend.wrap_paragraph(para, 150, 1000, Paragraph.wrap) == first and para.blPara is lines
+    assert para.wrap(150, 1000) == first and para.blPara is lines
     fresh = Paragraph(text, style)
     assert fresh.wrap(150, 1000) == first, "the height differs from ReportLab's own wrap"
-    narrower = backend.wrap_paragraph(para, 100, 1000, Paragraph.wrap)
+    narrower = para.wrap(100, 1000)
     assert narrower[1] > first[1] and para.blPara is not lines, "another width kept the old lines"
-    assert backend.wrap_paragraph(para, 150, 1000, Paragraph.wrap) == first
+    assert para.wrap(150, 1000) == first
     style.leading = 14  # a style changed in place is wrapped afresh, as ReportLab wraps it
-    assert backend.wrap_paragraph(para, 150, 1000, Paragraph.wrap) == fresh.wrap(150, 1000)
+    assert para.wrap(150, 1000) == fresh.wrap(150, 1000)
     assert fresh.height > first[1]

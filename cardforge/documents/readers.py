@@ -10,8 +10,10 @@ copying a reader), so the picture is decoded once. Every other file is read as b
 ReportLab's parser is left as it is (other threads, other paragraphs). The PDF is the same:
 an image is written from its decoded pixels, which do not depend on the reader.
 
-The same paragraphs are wrapped at one width again and again (a table measured, then placed;
-a panel planned, then filled): :class:`Paragraph` breaks its lines once per width in a row.
+The same paragraphs are made and wrapped again and again (a sheet planned at each size, a
+table measured, then placed): :class:`Paragraph` parses each markup once per process (its
+pictures all shared ones, see :func:`cardforge.render.backend.parse_paragraph`) and breaks
+its lines once per width in a row.
 """
 from __future__ import annotations
 
@@ -32,18 +34,37 @@ _BY_CONTENT: dict[str, ImageReader] = IMAGE_READERS.mapping()  # SHA-256 of the 
 class Paragraph(platypus.Paragraph):
     """ReportLab's ``Paragraph``, drawing the pictures of :func:`share` d files from their
     shared reader, and breaking its lines once for each width it is wrapped at in a row
-    (see :func:`cardforge.render.backend.wrap_paragraph`)."""
+    (see :meth:`Paragraph.wrap`)."""
 
     def __init__(self, text, style=None, bulletText=None, frags=None, caseSensitive=1, encoding="utf8"):
+        parsed = frags is None and style is not None  # here (a split part holds its parent's pictures)
+        if parsed:
+            bullet = bulletText or getattr(style, "bulletText", None)
+            if bullet is None or isinstance(bullet, str):
+                text, frags, bulletText = backend.parse_paragraph(text, style, bullet, caseSensitive, _all_shared)
         super().__init__(text, style, bulletText, frags, caseSensitive, encoding)
-        if frags is None:  # parsed here (a split part holds its parent's pictures)
+        if parsed:
             for picture in backend.paragraph_images(self):
                 shared = _BY_PATH.get(picture.src) if isinstance(picture.src, str) else None
                 if shared is not None:
                     picture.image = ImageReader(shared)
 
     def wrap(self, availWidth, availHeight):
-        return backend.wrap_paragraph(self, availWidth, availHeight, platypus.Paragraph.wrap)
+        """ReportLab's ``wrap``, without breaking the lines again when the last wrap was at
+        the same width with the same style settings, fragments and leading: (width, height) pt."""
+        key = (availWidth, backend.style_key(self.style), id(self.frags), getattr(self, "autoLeading", None))
+        last = self.__dict__.get("_cardforge_wrapped")
+        if last is not None and last[0] == key and last[1] is self.__dict__.get("blPara"):
+            return self.width, self.height
+        result = super().wrap(availWidth, availHeight)
+        if "blPara" in self.__dict__ and result[0] == availWidth:  # too narrow a width breaks no lines
+            self._cardforge_wrapped = (key, self.blPara)
+        return result
+
+
+def _all_shared(pictures: list) -> bool:
+    """Whether every picture is of a :func:`share` d file (whose content its reader holds)."""
+    return all(isinstance(p.src, str) and p.src in _BY_PATH for p in pictures)
 
 
 def share(path: Path, png: bytes) -> ImageReader:

@@ -18,9 +18,10 @@ from __future__ import annotations
 import re
 import types
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import IO, TYPE_CHECKING, NamedTuple
 
-from cardforge.cache.registry import ONCE
+from cardforge.cache.registry import ONCE, PARAGRAPHS
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
@@ -226,33 +227,59 @@ def kept_together(flowable) -> list:
     return list(flowable._content) if isinstance(flowable, KeepTogether) else []
 
 
-def wrap_paragraph(paragraph, width: float, height: float, wrap) -> tuple[float, float]:
-    """``paragraph.wrap(width, height)`` by ReportLab's ``wrap`` (the unbound
-    ``Paragraph.wrap``), without breaking its lines again when the paragraph's last wrap was
-    at the same ``width`` with the same style, fragments and leading: the frames, tables and
-    sheet plans of the rules documents wrap the same paragraph at one width several times.
-    Returns (width, height) pt as ``wrap`` does; the paragraph keeps the lines it draws
-    (``blPara``) either way. ReportLab's ``wrap`` ignores ``height``."""
-    style = paragraph.style
-    key = (width, id(style), id(paragraph.frags), getattr(paragraph, "autoLeading", None))
-    last = paragraph.__dict__.get("_cf_wrapped")
-    if (last is not None and last[0] == key and last[2] is paragraph.__dict__.get("blPara")
-            and last[1] == style.__dict__):
-        return paragraph.width, paragraph.height
-    result = wrap(paragraph, width, height)
-    if "blPara" in paragraph.__dict__ and result[0] == width:  # a width too narrow to break into sets no lines
-        paragraph._cf_wrapped = (key, dict(style.__dict__), paragraph.blPara)
-    return result
+_PARSED = PARAGRAPHS.mapping()  # (markup, style key, bullet, case) -> (text, frags, bullet frags)
+_STYLES = PARAGRAPHS.mapping()  # id(style) -> (style, its settings as read, its style_key)
+
+
+def parse_paragraph(text: str, style, bullet: str | None, case_sensitive: int = 1,
+                    reusable: Callable[[list], bool] = lambda pictures: True) -> tuple[str, list, object]:
+    """``(text cleaned, fragments, bullet)`` for ``Paragraph(text, style, bullet, frags=...)``:
+    ReportLab's parse of ``text``, once a process for each markup, :func:`style_key` and bullet
+    while ``reusable(pictures)`` holds (pictures are read when parsed); fresh copies of the
+    fragments each call. Raises ``ValueError`` for markup ReportLab cannot parse."""
+    from reportlab.platypus.paragraph import ParaParser, cleanBlockQuotedText, textTransformFrags
+
+    key = (text, style_key(style), bullet, case_sensitive)
+    parsed = _PARSED.get(key)
+    if parsed is None or not reusable(_pictures(parsed[1])):
+        cleaned = cleanBlockQuotedText(text)
+        parser = ParaParser()
+        parser.caseSensitive = case_sensitive
+        _, frags, bullet_frags = parser.parse(cleaned, style)
+        if frags is None:
+            raise ValueError(f"xml parser error ({parser.errors[0]}) in paragraph beginning\n'{text[:30]}'")
+        textTransformFrags(frags, style)
+        parsed = (cleaned, frags, bullet_frags or bullet)
+        if not reusable(_pictures(frags)):
+            return parsed
+        _PARSED[key] = parsed
+    cleaned, frags, bullet = parsed
+    return cleaned, [_copy(f) for f in frags], [_copy(f) for f in bullet] if isinstance(bullet, list) else bullet
+
+
+def _copy(frag):
+    picture = getattr(frag, "cbDefn", None)
+    return frag.clone(cbDefn=picture.clone()) if picture is not None and hasattr(picture, "clone") else frag.clone()
+
+
+def style_key(style) -> tuple:
+    """A ``ParagraphStyle``'s settings as a hashable value (anew when changed in place)."""
+    kept = _STYLES.get(id(style))
+    if kept is None or kept[0] is not style or kept[1] != style.__dict__:
+        settings = dict(style.__dict__)
+        kept = _STYLES[id(style)] = (style, settings, tuple(sorted((k, repr(v)) for k, v in settings.items())))
+    return kept[2]
 
 
 def paragraph_images(paragraph) -> list:
     """The pictures of a ``Paragraph``'s ``<img>`` tags, in order: objects whose ``src``
     is the tag's source and whose ``image`` is the ``ImageReader`` that will draw it
     (replace it to draw from another reader)."""
-    return [frag.cbDefn for frag in paragraph.frags
-            if getattr(getattr(frag, "cbDefn", None), "kind", None) == "img"]
+    return _pictures(paragraph.frags)
 
 
+def _pictures(frags: list) -> list:
+    return [frag.cbDefn for frag in frags if getattr(getattr(frag, "cbDefn", None), "kind", None) == "img"]
 
 
 # -- finished pages and the save ------------------------------------------------------------
