@@ -61,6 +61,12 @@ class Paragraph(platypus.Paragraph):
             self._cardforge_wrapped = (key, self.blPara)
         return result
 
+    def split(self, availWidth, availHeight):
+        """ReportLab's ``split``, after which the next wrap breaks the lines afresh (a split
+        may change the words of the lines it cut)."""
+        self.__dict__.pop("_cardforge_wrapped", None)
+        return super().split(availWidth, availHeight)
+
 
 def _all_shared(pictures: list) -> bool:
     """Whether every picture is of a :func:`share` d file (whose content its reader holds)."""
