@@ -105,6 +105,30 @@ def test_every_shipped_pack_checks_alike_with_no_cache_an_empty_one_and_a_filled
     assert cold == uncached and warm == uncached
 
 
+def test_a_translation_keeps_its_results_apart_from_its_sources(tmp_path, monkeypatch):
+    """``check`` checks a pack in its source language, then in each translation: each keeps
+    its own results, so neither measures the other's texts again next time."""
+    from cardforge.build import Project, compile_game
+    from cardforge.resolve import text
+    from conftest import make_project
+
+    slug = "through-the-gate"  # a shipped pack with a translation (languages: [en, es])
+    root = make_project(tmp_path / "p", slug)
+    project = Project(root)
+    pack = project.cards / slug
+    monkeypatch.chdir(root)
+    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    cold = [[d.format() for d in compile_game(pack, project, lang).diagnostics] for lang in (None, "es")]
+    assert len(list((tmp_path / "cache" / "cardforge" / "check-results").iterdir())) == 2
+    fitted = []
+    real_fit = text._fit
+    monkeypatch.setattr(text, "_fit", lambda *a: fitted.append(a[0]) or real_fit(*a))
+    monkeypatch.setattr(text, "_FITS", {})  # a new process: only the user cache remembers
+    warm = [[d.format() for d in compile_game(pack, project, lang).diagnostics] for lang in (None, "es")]
+    assert warm == cold
+    assert fitted == [], f"{len(fitted)} texts measured again, among them {fitted[:2]}"
+
+
 def _check(root: Path, cache: Path | None) -> tuple[int, str]:
     """``cardforge check`` in a fresh Python, as a designer runs it (build cache and user cache
     in ``cache`` on; None: both off)."""

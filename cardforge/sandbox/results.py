@@ -20,9 +20,10 @@ width in pt, smallest size) without its lines: it is never handed to the rendere
 fits afresh (:func:`cardforge.resolve.text.fit` keeps only what it measured in its own
 process-wide memo).
 
-One file per game folder (``$XDG_CACHE_HOME/cardforge/check-results/``), written atomically when a
-check learnt something, holding what that check used: a file never outgrows its game, and
-the folder keeps the :data:`KEPT` newest.
+One file per game folder and language (``$XDG_CACHE_HOME/cardforge/check-results/``; a
+translation, checked with its source, keeps its own), written atomically when a check learnt
+something, holding what that check used: a file never outgrows its game, and the folder
+keeps the :data:`KEPT` newest.
 ``CARDFORGE_NO_USER_CACHE=1`` turns it off.
 """
 from __future__ import annotations
@@ -60,7 +61,9 @@ class _Store:
 
     def __init__(self, game: Game):
         self.game = game
-        self.name = user_cache.key("face-results", str(game.root.resolve()) if game.root else game.slug)
+        # one file per game folder and language: a translation's texts are not its source's
+        self.name = user_cache.key("face-results", str(game.root.resolve()) if game.root else game.slug,
+                                   game.language or "")
         self.known: dict[tuple, Any] | None = None
         self.used: dict[tuple, Any] = {}
         self.learnt = False
