@@ -23,7 +23,7 @@ from cardforge.elements import kind_of
 from cardforge.elements.text import printed_fields
 from cardforge.model import Card, Game
 from cardforge.render import fonts
-from cardforge.resolve.face import back_context, back_face, context, fit_face
+from cardforge.resolve.face import back_context, back_face, context, copies, element_text, fit_face
 from cardforge.resolve.marks import face_marks
 from cardforge.sandbox import context as cardcontext
 from cardforge.util.units import MM
@@ -69,10 +69,24 @@ def sample(game: Game, type_id: str, layouts: LayoutSet) -> Card | None:
     most fields (the first such in the pack's order)."""
     best, most = None, -1
     for card in game.cards_of(type_id):
-        count = len(_printed(layouts.for_card(card).front, context(card, game), game))
+        count = len(_fields_printed(layouts.for_card(card).front, context(card, game)))
         if count > most:
             best, most = card, count
     return best
+
+
+def _fields_printed(face: Face | None, ctx: dict) -> set[str]:
+    """The fields :func:`_printed` finds, without fitting a text: those of each text element
+    with something to show (a fit is made for exactly these) and of each element showing one."""
+    card = ctx.get("card") or {}
+    names: set[str] = set()
+    for el in face.elements if face is not None else ():
+        if kind_of(el).sets_text and any(element_text(el, copy.ctx) for copy in copies(el, ctx)):
+            names |= printed_fields(el)
+        shown = kind_of(el).shows(el)
+        if shown and cardcontext.holds(el.when, ctx):
+            names |= shown
+    return {name for name in names if card.get(name) not in (None, "")}
 
 
 def _printed(face: Face | None, ctx: dict, game: Game) -> dict[str, list[Box]]:
