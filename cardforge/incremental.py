@@ -89,7 +89,7 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
                 running[pool.submit(_render, game.compiled, name, game.staging, game.options, game.caches(),
                                     deck_jobs or jobs)] = (game, name)
 
-        for game in games:
+        for game in workers.largest_first(games, lambda g: g.pack) if jobs > 1 else games:
             if game.plan(force, progress):
                 start(game)
         if any(name == _CHECKS for _, name in running.values()):

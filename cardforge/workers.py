@@ -9,6 +9,7 @@ The low-level helpers every forked worker uses (:func:`default_jobs`,
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardforge.util.processes import die_with_parent
@@ -121,6 +122,22 @@ def _worker(queue) -> None:
     global progress_queue
     progress_queue = queue
     die_with_parent()
+
+
+SOURCE_SUFFIXES = {".yaml", ".yml", ".csv", ".tsv", ".xlsx", ".ods", ".md"}  # what a compile reads (a catalog only with --lang)
+
+
+def largest_first(items: list, pack_of: Callable[[object], Path]) -> list:
+    """``items`` ordered by the bytes of their pack's sources (``pack_of(item)``: its
+    folder), largest first, else in the order given: a pool handed the longest compiles
+    first queues the outputs of the largest games first, so that the smaller games' fill
+    the end of the build instead of the largest game's alone."""
+    def size(item) -> int:
+        try:
+            return sum(p.stat().st_size for p in pack_of(item).rglob("*") if p.suffix.lower() in SOURCE_SUFFIXES)
+        except OSError:
+            return 0
+    return sorted(items, key=size, reverse=True)
 
 
 def pool(jobs: int, progress: Progress | None, total: Callable[[str], int]) -> Pool | Inline:

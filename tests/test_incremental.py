@@ -338,3 +338,18 @@ def test_a_warm_check_prints_exactly_what_a_cold_check_prints(tmp_path):
         assert "rule-failed" in cold.output and "info" in cold.output
         assert warm.output == filling.output == cold.output
     assert (root / "output" / CACHE_FOLDER / "gate" / "checks").is_dir()
+
+
+
+def test_a_parallel_build_hands_the_pool_the_largest_pack_first_and_reports_in_the_order_asked(tmp_path):
+    from cardforge import workers
+
+    root = make_project(tmp_path / "p", "mini", source=FIXTURES / "project")
+    for name in ("big", "same"):
+        shutil.copytree(root / "cards" / "mini", root / "cards" / name)
+        shutil.copy(root / "layouts" / "mini.yaml", root / "layouts" / f"{name}.yaml")
+    (root / "cards" / "big" / "notes.md").write_text("A designer's long notes.\n" * 400, encoding="utf-8")
+    packs = [root / "cards" / n for n in ("mini", "same", "big")]
+    assert [p.name for p in workers.largest_first(packs, lambda p: p)] == ["big", "mini", "same"]
+    results = build_games(Project(root), packs, jobs=2, use_cache=False, only=("deck.pdf",))
+    assert [r.slug for r in results] == ["mini", "same", "big"] and all(r.ok for r in results)
