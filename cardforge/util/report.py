@@ -1,10 +1,8 @@
 """Printing diagnostics like a compiler: grouped by file, coloured on a terminal."""
 from __future__ import annotations
 
-from itertools import groupby
-
 from rich.console import Console
-from rich.markup import escape
+from rich.text import Text
 
 from cardforge.util.diagnostics import Diagnostic, Severity, sort_key
 
@@ -12,14 +10,20 @@ STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.I
 
 
 def print_diagnostics(console: Console, diagnostics: list[Diagnostic]) -> None:
-    """Each diagnostic as ``file:line:col: severity[code]: message`` (+ hint), by file."""
-    ordered = sorted(diagnostics, key=sort_key)
-    for _, group in groupby(ordered, key=lambda d: d.file):
-        for d in group:
-            console.print(f"[bold]{escape(d.location)}[/]: [{STYLE[d.severity]}]{d.severity}\\[{escape(d.code)}][/]: "
-                          f"{escape(d.message)}", highlight=False, soft_wrap=True, emoji=False)
-            if d.hint:
-                console.print(f"    [dim]hint:[/] {escape(d.hint)}", highlight=False, soft_wrap=True, emoji=False)
+    """Each diagnostic as ``file:line:col: severity[code]: message`` (+ hint), by file;
+    printed as one styled text (a pack's hundreds of untranslated entries print at once)."""
+    out = Text()
+    for d in sorted(diagnostics, key=sort_key):
+        out.append(d.location, style="bold")
+        out.append(": ")
+        out.append(f"{d.severity}[{d.code}]", style=STYLE[d.severity])
+        out.append(f": {d.message}\n")
+        if d.hint:
+            out.append("    ")
+            out.append("hint:", style="dim")
+            out.append(f" {d.hint}\n")
+    if out:
+        console.print(out, highlight=False, soft_wrap=True, emoji=False, end="")
 
 
 def summary(diagnostics: list[Diagnostic]) -> str:
