@@ -13,7 +13,7 @@ import pytest
 from cardforge.build import Project, compile_game
 from cardforge.model import DESIGNED_MARK, DESIGNED_NOTE
 from cardforge.documents.source import Macros
-from tests.conftest import SHIPPED, make_project, run_cli
+from tests.conftest import SHIPPED, make_project
 
 
 @pytest.mark.parametrize("slug", SHIPPED)
@@ -27,10 +27,10 @@ def test_a_designed_component_count_prints_its_mark_in_the_components_list(tmp_p
 
 
 @pytest.fixture(scope="module")
-def ttg(tmp_path_factory):
-    root = make_project(tmp_path_factory.mktemp("ttg"), "through-the-gate")
-    result = run_cli("build", "through-the-gate", "--root", str(root))
-    assert result.exit_code == 0, result.output
+def ttg(ttg_build):
+    """Through The Gate as ``cardforge build through-the-gate`` writes it on Letter: the suite's
+    shared build (conftest.ttg_build, built once per run; the tests here only read it)."""
+    root = ttg_build.root
     return root, compile_game(root / "cards" / "through-the-gate", Project(root)).game
 
 
