@@ -78,6 +78,19 @@ def run_cli(*args: str):
     return CliRunner().invoke(app, list(args), catch_exceptions=False)
 
 
+def build_only(root: Path, slug: str, *only: str, **given: object) -> None:
+    """Build only the outputs ``only`` (named as in ``cardforge.build.artefacts``: "deck.pdf",
+    "tts" ...) of pack ``slug`` in project ``root``, as ``cardforge build SLUG`` builds them
+    with the options ``given`` (by their command-line names, ``paper="a4"``,
+    ``export=["tts"]``; the command hands them over the same way, tests/test_cli_options.py).
+    For a test that reads a few outputs of a build: the others are not drawn."""
+    from cardforge.build import BuildSettings
+    from cardforge.incremental import build_games
+
+    (result,) = build_games(Project(root), [root / "cards" / slug], BuildSettings.of(**given), only=only)
+    assert result.ok and sorted(p.name for p in result.written) == sorted(only), [d.format() for d in result.diagnostics]
+
+
 def edit(path: Path, old: str, new: str) -> None:
     """Replace the one occurrence of ``old`` in a test's copy of a file (fails if it is not there once)."""
     text = path.read_text()

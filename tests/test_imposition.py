@@ -11,7 +11,7 @@ import pytest
 from cardforge.build import Project, compile_game
 from cardforge.render.deck import DeckOptions, card_groups, sheet_for
 from cardforge.render.sheet import PRINTABLE, TOKEN_GAP, impose
-from tests.conftest import make_project, run_cli
+from tests.conftest import build_only, make_project, run_cli
 from tests.conftest import SHIPPED as SLUGS
 
 MM = 72 / 25.4
@@ -124,7 +124,7 @@ def test_a_tight_sheet_is_said_with_the_choices(tmp_path):
 
 def test_one_sided_fronts_and_backs_match_the_duplex_deck(tmp_path):
     root = make_project(tmp_path, "gate")
-    assert run_cli("build", "gate", "--root", str(root), "--export", "one-sided").exit_code == 0
+    build_only(root, "gate", "deck.pdf", "one-sided", export=["one-sided"])
     out = root / "output/gate"
     with pdfplumber.open(out / "deck.pdf") as deck, pdfplumber.open(out / "one-sided/deck-fronts.pdf") as fronts, \
             pdfplumber.open(out / "one-sided/deck-backs.pdf") as backs:

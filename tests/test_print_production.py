@@ -9,7 +9,7 @@ from pypdf import PdfReader
 from cardforge.build import Project, compile_game
 from cardforge.export.faces import face_pdf
 from cardforge.render.registration import mirrored, targets
-from tests.conftest import make_project, run_cli
+from tests.conftest import build_only, make_project
 
 MM = 72 / 25.4
 TRIM = (63.5 * MM, 88.9 * MM)
@@ -52,10 +52,8 @@ def test_single_face_pages_are_trim_plus_bleed_with_trim_and_bleed_boxes(ttg, tm
 @pytest.mark.parametrize("flip, shift", [("long", (0, 0)), ("short", (0, 0)), ("long", (0.8, -0.5))])
 def test_each_back_lands_behind_its_front_when_the_sheet_is_turned(tmp_path, flip, shift):
     root = make_project(tmp_path, "through-the-gate")
-    args = ["build", "through-the-gate", "--root", str(root), "--flip", flip, "--gutter", "6"]
-    if shift != (0, 0):
-        args += ["--duplex-shift", f"{shift[0]},{shift[1]}"]
-    assert run_cli(*args).exit_code == 0
+    build_only(root, "through-the-gate", "deck.pdf", flip=flip, gutter=6.0,
+               duplex_shift=f"{shift[0]},{shift[1]}" if shift != (0, 0) else None)
     size = (TRIM[0] + 2 * BLEED, TRIM[1] + 2 * BLEED)  # with a 6 mm gutter the full 3 mm bleed shows
     with pdfplumber.open(root / "output/through-the-gate/deck.pdf") as pdf:
         front, back = pdf.pages[0], pdf.pages[1]
@@ -75,7 +73,7 @@ def test_each_back_lands_behind_its_front_when_the_sheet_is_turned(tmp_path, fli
 
 def test_butted_cards_are_exactly_trim_size_apart(ttg, tmp_path):
     root = make_project(tmp_path, "through-the-gate")
-    assert run_cli("build", "through-the-gate", "--root", str(root), "--gutter", "0").exit_code == 0
+    build_only(root, "through-the-gate", "deck.pdf", gutter=0.0)
     with pdfplumber.open(root / "output/through-the-gate/deck.pdf") as pdf:
         page = pdf.pages[0]
         # the middle row: no bleed above or below (rows touch), full bleed at the grid's sides
@@ -88,7 +86,7 @@ def test_butted_cards_are_exactly_trim_size_apart(ttg, tmp_path):
 
 def test_print_shop_pngs_have_the_size_of_trim_plus_bleed_at_the_dpi(tmp_path):
     root = make_project(tmp_path, "through-the-gate")
-    assert run_cli("build", "through-the-gate", "--root", str(root), "--export", "print-shop").exit_code == 0
+    build_only(root, "through-the-gate", "print-shop", export=["print-shop"])
     folder = root / "output/through-the-gate/print-shop"
     files = sorted(folder.iterdir())
     assert len(files) == 2 * 101  # front and back of each unique card
@@ -110,7 +108,7 @@ def test_registration_targets_mirror_like_the_backs():
 
 def test_ink_saver_prints_no_background(tmp_path):
     root = make_project(tmp_path, "through-the-gate")
-    assert run_cli("build", "through-the-gate", "--root", str(root), "--ink-saver").exit_code == 0
+    build_only(root, "through-the-gate", "deck.pdf", ink_saver=True)
     with pdfplumber.open(root / "output/through-the-gate/deck.pdf") as pdf:
         for page in pdf.pages[:2]:
             big = [r for r in page.rects if r["width"] > TRIM[0] / 2 and r["height"] > TRIM[1] / 2]

@@ -9,7 +9,7 @@ import pytest
 
 from cardforge.sources.load import load_game
 from cardforge.documents.reference import helper_markdown
-from tests.conftest import EVERY, make_project, run_cli
+from tests.conftest import EVERY, build_only, make_project
 
 
 
@@ -62,7 +62,7 @@ def test_helper_sheet_is_printed_once_per_pack_request_and_its_tables_match_the_
 
 def test_a4_reference(tmp_path):
     root = make_project(tmp_path, "gate")
-    assert run_cli("build", "gate", "--paper", "a4", "--root", str(root)).exit_code == 0
+    build_only(root, "gate", "reference.pdf", paper="a4")
     with pdfplumber.open(root / "output/gate/reference.pdf") as pdf:
         assert (round(pdf.pages[0].width), round(pdf.pages[0].height)) == (595, 842)
 
@@ -77,8 +77,7 @@ def test_a_short_helper_sheet_is_set_large_for_its_page_and_a_long_one_still_fit
     shutil.copytree(FIXTURES / "tiers", short)  # a starter pack: two turn steps and an end
     long = make_project(tmp_path / "long", "gate")
     for root, slug in ((short, "tiers"), (long, "gate")):
-        result = run_cli("build", slug, "--root", str(root), "--jobs", "1", "--paper", paper)
-        assert result.exit_code == 0, result.output
+        build_only(root, slug, "reference.pdf", paper=paper)
         with pdfplumber.open(root / "output" / slug / "reference.pdf") as pdf:
             page = pdf.pages[0]
             assert page.extract_text().startswith(f"{'Tiers' if slug == 'tiers' else 'Gate'} · helper")

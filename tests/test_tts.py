@@ -17,7 +17,7 @@ from PIL import Image
 from cardforge.build import Project, compile_game
 from cardforge.export.faces import face_pdf
 from cardforge.export.tts import POKER_MM, TYPE_CIRCLE, TYPE_RECTANGLE, TYPE_ROUNDED, tts_type
-from tests.conftest import REPO, make_project, run_cli
+from tests.conftest import REPO, build_only, make_project, run_cli
 from tests.conftest import SHIPPED as SLUGS
 
 
@@ -108,8 +108,7 @@ def test_one_card_group_and_victory_cards_apart(tts_built):
 
 def test_url_base_points_the_images_at_the_upload(tmp_path):
     root = make_project(tmp_path, "gate")
-    result = run_cli("build", "gate", "--root", str(root), "--export", "tts", "--tts-url-base", "https://example.org/g/")
-    assert result.exit_code == 0
+    build_only(root, "gate", "tts", export=["tts"], tts_url_base="https://example.org/g/")
     for path, saved in saved_objects(root, "gate"):
         for sheet in saved["ObjectStates"][0]["CustomDeck"].values():
             for url in (sheet["FaceURL"], sheet["BackURL"]):
