@@ -28,7 +28,7 @@ PAPERS = ["letter", "a4"]
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def sheet_fits(tmp_path_factory):
     """{(slug, paper): (game, SheetFit, rules.pdf path)} for every shipped pack."""
     root = make_project(tmp_path_factory.mktemp("sheets"), *SLUGS)
     out = {}
@@ -49,8 +49,8 @@ def _text_panels(path):
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("slug", SLUGS)
-def test_type_floors(built, slug, paper):
-    _, fit, path = built[slug, paper]
+def test_type_floors(sheet_fits, slug, paper):
+    _, fit, path = sheet_fits[slug, paper]
     sheet = panels(path)
     sizes = collections.Counter(round(c["size"], 2) for p in sheet for c in p.chars if c["text"].strip())
     assert min(sizes) >= 6.5 - 0.01, (slug, paper, sorted(sizes))  # nothing a player reads under 6.5 pt
@@ -75,11 +75,11 @@ def _fill(path, panel) -> float:
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("slug", SLUGS)
-def test_no_panel_but_the_last_is_under_half_full(built, slug, paper):
+def test_no_panel_but_the_last_is_under_half_full(sheet_fits, slug, paper):
     """Every text panel but the last carries ink over at least half its height (from the
     panel's top padding to the lowest glyph), measured on the PDF; the title panel's lines all
     print inside it; and the planner's own measure agrees with the ink to 3 % of a panel."""
-    game, fit, path = built[slug, paper]
+    game, fit, path = sheet_fits[slug, paper]
     fills = [_fill(path, p) for p in _text_panels(path)]
     assert fills[:-1] and min(fills[:-1]) >= 0.5, (slug, paper, [round(f, 2) for f in fills])
     assert all(abs(ink - planned) < 0.03 for ink, planned in zip(fills, fit.plan.fill)), \
@@ -103,11 +103,11 @@ def _headings(panel, body: float):
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("slug", SLUGS)
-def test_a_heading_keeps_three_lines_of_its_section(built, slug, paper):
+def test_a_heading_keeps_three_lines_of_its_section(sheet_fits, slug, paper):
     """A heading whose section goes on to the next panel has three lines under it, unless
     what goes on is a table that fits one panel: it moves there whole, and the heading keeps
     the lines before it."""
-    _, fit, path = built[slug, paper]
+    _, fit, path = sheet_fits[slug, paper]
     sheet = _text_panels(path)
     for k, panel in enumerate(sheet):
         lines = panel.lines()
@@ -125,8 +125,8 @@ def test_a_heading_keeps_three_lines_of_its_section(built, slug, paper):
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("slug", SLUGS)
-def test_a_table_cut_between_panels_repeats_its_header(built, slug, paper):
-    game, fit, path = built[slug, paper]
+def test_a_table_cut_between_panels_repeats_its_header(sheet_fits, slug, paper):
+    game, fit, path = sheet_fits[slug, paper]
     sheet = _text_panels(path)
     words = [{re.sub(r"[^\w'+-]", "", w["text"]) for w in p.words} for p in sheet]
     markdown, _ = render_source(game, "sheet")
@@ -172,10 +172,10 @@ def test_a_table_that_fits_one_panel_is_never_cut_and_a_longer_one_repeats_its_h
     assert sum(len(f._cellvalues) - 1 for _, f in long) == 16
 
 
-def test_gatekeepers_spells_move_to_the_helper_sheet_with_a_pointer(built, tmp_path):
+def test_gatekeepers_spells_move_to_the_helper_sheet_with_a_pointer(sheet_fits, tmp_path):
     from cardforge.documents.reference import render_reference
 
-    game, fit, path = built["gatekeeper", "letter"]
+    game, fit, path = sheet_fits["gatekeeper", "letter"]
     assert "spells" in {table_id for table_id, _ in fit.moved}
     text = " ".join(p.text for p in panels(path))
     assert "Spells: see the helper sheet (reference.pdf)." in text
