@@ -126,26 +126,32 @@ def _compiled(root: Path, slug: str):
     return compile_game(project.cards / slug, project)
 
 
-def rendered_back(root: Path, slug: str, name: str, type_: str, cell: tuple[int, int]) -> list[Image.Image]:
-    """The backs of the pack's cards named ``name`` of ``type_``, each drawn on its own
-    (one card's face pages, rasterised by PDFium) and scaled to ``cell`` px."""
+def rendered_backs(root: Path, slug: str, keys: list[tuple[str, str]], cell: tuple[int, int]) -> dict:
+    """(name, type) -> the backs of the pack's cards of that name and type, each card drawn
+    on its own pages by face_pdf (its front, then its back; one document for all of
+    ``keys``), its back page rasterised by PDFium and scaled to ``cell`` px."""
     import pypdfium2 as pdfium
 
     compiled = _compiled(root, slug)
-    cards = [c for c in compiled.game.cards if c.name == name and c.type == type_]
-    assert cards, (name, type_)
-    backs = []
+    cards = {key: [c for c in compiled.game.cards if (c.name, c.type) == key] for key in keys}
+    assert all(cards.values()), [key for key, found in cards.items() if not found]
+    order = [card for key in keys for card in cards[key]]
+    backs = {key: [] for key in keys}
     with tempfile.TemporaryDirectory() as tmp:
-        for card in cards:
-            pdf = Path(tmp) / "card.pdf"
-            face_pdf([card], compiled.game, compiled.layouts, pdf, bleed=False)
-            document = pdfium.PdfDocument(str(pdf))
-            page = document[1]  # the back
-            dpi = math.ceil(cell[0] / (page.get_width() / 72))
-            image = page.render(scale=dpi / 72, draw_annots=False).to_pil().convert("RGB")
-            page.close()
-            document.close()
-            backs.append(image.resize(cell, Image.LANCZOS))
+        pdf = Path(tmp) / "cards.pdf"
+        face_pdf(order, compiled.game, compiled.layouts, pdf, bleed=False)
+        document = pdfium.PdfDocument(str(pdf))
+        assert len(document) == 2 * len(order)
+        at = 0
+        for key in keys:
+            for _ in cards[key]:
+                page = document[2 * at + 1]  # the back
+                dpi = math.ceil(cell[0] / (page.get_width() / 72))
+                image = page.render(scale=dpi / 72, draw_annots=False).to_pil().convert("RGB")
+                page.close()
+                backs[key].append(image.resize(cell, Image.LANCZOS))
+                at += 1
+        document.close()
     return backs
 
 
@@ -166,7 +172,9 @@ def check_backs(root: Path, slug: str, shown: dict[tuple[str, str], Image.Image]
     own rendered back, nearer to it than to any differing back of the group; a group whose
     rendered backs are all alike uses one back image (``one_image``), one whose backs
     differ does not."""
-    own = {key: rendered_back(root, slug, *key, image.size) for key, image in shown.items()}
+    sizes = {image.size for image in shown.values()}
+    own = {key: backs for size in sizes  # each card's backs at the size of the back shown for it
+           for key, backs in rendered_backs(root, slug, [k for k, i in shown.items() if i.size == size], size).items()}
     # Every pair of backs is compared (the square of the group's size, 9,459 differences for
     # Through The Gate's deck, 11 s): most backs of a group are the same pixels, so each
     # difference is worked out once per pair of distinct pixel contents (the same figure).
