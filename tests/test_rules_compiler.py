@@ -93,15 +93,16 @@ def test_a_number_typed_into_the_rules_is_a_check_warning_at_its_line(tmp_path):
     assert "sheet.md prints the number 7919" in found[0]["message"] and result.exit_code == 0
 
 
-def test_every_glossary_term_is_in_the_rulebook(all_built):
-    for slug in EVERY:
-        game, _ = load_game(all_built / "cards" / slug)
-        if not (game.root / "rulebook.md").exists():
-            continue
-        with pdfplumber.open(all_built / "output" / slug / "rulebook.pdf") as pdf:
-            text = " ".join(" ".join((p.extract_text() or "").split()) for p in pdf.pages)
-        for term in game.glossary:
-            assert f"{term}:" in text, (slug, term)
+@pytest.mark.parametrize("slug", EVERY)
+def test_every_glossary_term_is_in_the_rulebook(all_built, slug):
+    from tests.test_player_text import pdf_pages  # each page's text, a PDF read once per process
+
+    game, _ = load_game(all_built / "cards" / slug)
+    if not (game.root / "rulebook.md").exists():
+        return
+    text = " ".join(pdf_pages(all_built / "output" / slug / "rulebook.pdf"))
+    for term in game.glossary:
+        assert f"{term}:" in text, (slug, term)
 
 
 def test_a_sheet_that_does_not_fit_is_diagnosed_and_not_written(tmp_path):

@@ -124,18 +124,18 @@ def test_every_shipped_component_is_printed_or_supplied_and_stacks_match(slug):
             != bool(component.get("supply")), component["id"]
 
 
-def test_every_shipped_rulebook_prints_what_players_supply_apart(all_built):
-    for game_yaml in sorted((REPO / "cards").glob("*/game.yaml")):
-        slug = game_yaml.parent.name
-        components = yaml.safe_load(game_yaml.read_text()).get("components") or []
-        supplied = [c for c in components if c.get("supply") is True]
-        with pdfplumber.open(all_built / "output" / slug / "rulebook.pdf") as pdf:
-            text = " ".join(" ".join((p.extract_text() or "").split()) for p in pdf.pages)
-        if not supplied:
-            assert "You also need" not in text, slug
-            continue
-        assert text.count("You also need (not printed):") == 1, slug
-        after = text[text.index("You also need (not printed):"):]
-        for component in supplied:
-            mark = "†" if component.get("provisional") else ""  # a designed count carries its mark
-            assert f"{component['count']}{mark} {component['name']}" in after, (slug, component["id"])
+@pytest.mark.parametrize("slug", sorted(p.parent.name for p in (REPO / "cards").glob("*/game.yaml")))
+def test_every_shipped_rulebook_prints_what_players_supply_apart(all_built, slug):
+    from tests.test_player_text import pdf_pages  # each page's text, a PDF read once per process
+
+    components = yaml.safe_load((REPO / "cards" / slug / "game.yaml").read_text()).get("components") or []
+    supplied = [c for c in components if c.get("supply") is True]
+    text = " ".join(pdf_pages(all_built / "output" / slug / "rulebook.pdf"))
+    if not supplied:
+        assert "You also need" not in text, slug
+        return
+    assert text.count("You also need (not printed):") == 1, slug
+    after = text[text.index("You also need (not printed):"):]
+    for component in supplied:
+        mark = "†" if component.get("provisional") else ""  # a designed count carries its mark
+        assert f"{component['count']}{mark} {component['name']}" in after, (slug, component["id"])
