@@ -17,7 +17,7 @@ from PIL import Image
 from cardforge.build import Project, compile_game
 from cardforge.export.faces import face_pdf
 from cardforge.export.tts import POKER_MM, TYPE_CIRCLE, TYPE_RECTANGLE, TYPE_ROUNDED, tts_type
-from tests.conftest import REPO, build_only, make_project, run_cli
+from tests.conftest import REPO, build_only, make_project
 from tests.conftest import SHIPPED as SLUGS
 
 
