@@ -155,3 +155,15 @@ def test_a_bounded_mapping_keeps_no_trace_of_what_it_dropped():
     for n in range(100):
         kept[n] = n
     assert list(kept) == [97, 98, 99] and kept.used == {97, 98, 99}
+
+
+def test_a_memo_turned_off_keeps_nothing_and_the_others_keep_theirs(monkeypatch):
+    monkeypatch.setenv(memo.CACHE_OFF, "one-off, paragraphs")
+    off, on = Memo("one-off", 8, "a key", "nothing"), Memo("kept-on", 8, "a key", "nothing")
+    calls: list[int] = []
+    square = off.function(lambda n: calls.append(n) or n * n)
+    assert [square(3), square(3)] == [9, 9] and calls == [3, 3]
+    mapping, kept = off.mapping(), on.mapping()
+    mapping["k"] = kept["k"] = 1
+    assert "k" not in mapping and kept["k"] == 1
+    assert registry.PARAGRAPHS.kept == 0 and registry.TEXT_FITS.kept == registry.TEXT_FITS.limit

@@ -14,6 +14,7 @@ shortcut: clearing it changes no output, only how soon it comes.
 from __future__ import annotations
 
 import functools
+import os
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
@@ -21,6 +22,12 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
+CACHE_OFF = "CARDFORGE_CACHE_OFF"  # cache and memo names, comma-separated: left unused (read and written by nothing)
+
+
+def turned_off() -> set[str]:
+    """The names of the caches and memos ``CARDFORGE_CACHE_OFF`` turns off."""
+    return {name.strip() for name in os.environ.get(CACHE_OFF, "").split(",") if name.strip()}
 
 
 class Bounded(OrderedDict):
@@ -101,7 +108,8 @@ class Memo:
 
     ``name``: what ``cardforge cache info`` calls it; ``limit``: the most entries it keeps
     (the least recently used dropped past it); ``key``: what an entry is keyed by;
-    ``buys``: what it saves.
+    ``buys``: what it saves. A memo named in ``CARDFORGE_CACHE_OFF`` when the process
+    starts keeps nothing (how ``tools/bench.py`` measures what it buys).
     """
 
     name: str
@@ -112,15 +120,20 @@ class Memo:
 
     def function(self, fn: F) -> F:
         """``fn`` memoised with at most :attr:`limit` results (a decorator)."""
-        cached = functools.lru_cache(maxsize=self.limit)(fn)
+        cached = functools.lru_cache(maxsize=self.kept)(fn)
         self._held.append(cached)
         return cached  # type: ignore[return-value]
 
     def mapping(self) -> Bounded:
         """A dict of at most :attr:`limit` entries, emptied with the others by :func:`clear`."""
-        kept = Bounded(self.limit)
+        kept = Bounded(self.kept)
         self._held.append(kept)
         return kept
+
+    @property
+    def kept(self) -> int:
+        """The entries it keeps: :attr:`limit`, or 0 while it is turned off."""
+        return 0 if self.name in turned_off() else self.limit
 
     def per_object(self) -> PerObject:
         """A :class:`PerObject` memo of at most :attr:`limit` entries, emptied with the others."""

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from cardforge.cache import memo
 from cardforge.cache.files import remove
-from cardforge.cache.memo import Memo
+from cardforge.cache.memo import Memo, turned_off
 
 PROJECT_FOLDER = ".cache"  # in the output folder
 NO_USER_CACHE = "CARDFORGE_NO_USER_CACHE"
@@ -61,7 +61,7 @@ class Cache:
         """False for a user cache while user caches are off (:func:`user_enabled`), and for
         any cache named in ``CARDFORGE_CACHE_OFF`` (how ``tools/bench.py`` measures what each
         one buys)."""
-        if self.name in _turned_off():
+        if self.name in turned_off():
             return False
         return self.scope != "user" or user_enabled()
 
@@ -145,11 +145,6 @@ MEMOS: tuple[Memo, ...] = (ONCE, SCHEMA_VALIDATORS, SCHEMA_KEYS, FONT_FACES, WOR
                            ICON_FORMS_KEPT, TEMPLATES_COMPILED, PATTERNS, IMAGE_SIZES, IMAGE_READERS, PARAGRAPHS, COLOURS, CATALOGS)
 
 
-CACHE_OFF = "CARDFORGE_CACHE_OFF"  # cache names, comma-separated: left unused (read and written by nothing)
-
-
-def _turned_off() -> set[str]:
-    return {name.strip() for name in os.environ.get(CACHE_OFF, "").split(",") if name.strip()}
 
 
 def user_root() -> Path:
