@@ -137,7 +137,7 @@ class Memo:
 
     def per_object(self) -> PerObject:
         """A :class:`PerObject` memo of at most :attr:`limit` entries, emptied with the others."""
-        kept = PerObject(self.limit)
+        kept = PerObject(self.kept)
         self._held.append(kept)
         return kept
 

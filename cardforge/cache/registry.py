@@ -145,8 +145,6 @@ MEMOS: tuple[Memo, ...] = (ONCE, SCHEMA_VALIDATORS, SCHEMA_KEYS, FONT_FACES, WOR
                            ICON_FORMS_KEPT, TEMPLATES_COMPILED, PATTERNS, IMAGE_SIZES, IMAGE_READERS, PARAGRAPHS, COLOURS, CATALOGS)
 
 
-
-
 def user_root() -> Path:
     """``$XDG_CACHE_HOME/cardforge`` (``~/.cache/cardforge`` when the variable is unset)."""
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cardforge"

@@ -23,7 +23,7 @@ from cardforge.elements import kind_of
 from cardforge.elements.text import printed_fields
 from cardforge.model import Card, Game
 from cardforge.render import fonts
-from cardforge.resolve.face import back_context, back_face, context, copies, element_text, fit_face
+from cardforge.resolve.face import back_context, back_face, context, copies, element_text
 from cardforge.resolve.marks import face_marks
 from cardforge.sandbox import context as cardcontext
 from cardforge.util.units import MM
@@ -69,36 +69,28 @@ def sample(game: Game, type_id: str, layouts: LayoutSet) -> Card | None:
     most fields (the first such in the pack's order)."""
     best, most = None, -1
     for card in game.cards_of(type_id):
-        count = len(_fields_printed(layouts.for_card(card).front, context(card, game)))
+        count = len(_printed(layouts.for_card(card).front, context(card, game)))
         if count > most:
             best, most = card, count
     return best
 
 
-def _fields_printed(face: Face | None, ctx: dict) -> set[str]:
-    """The fields :func:`_printed` finds, without fitting a text: those of each text element
-    with something to show (a fit is made for exactly these) and of each element showing one."""
-    card = ctx.get("card") or {}
-    names: set[str] = set()
-    for el in face.elements if face is not None else ():
-        if kind_of(el).sets_text and any(element_text(el, copy.ctx) for copy in copies(el, ctx)):
-            names |= printed_fields(el)
-        shown = kind_of(el).shows(el)
-        if shown and cardcontext.holds(el.when, ctx):
-            names |= shown
-    return {name for name in names if card.get(name) not in (None, "")}
-
-
-def _printed(face: Face | None, ctx: dict, game: Game) -> dict[str, list[Box]]:
-    """field -> the boxes of the elements of ``face`` that print it for the card of ``ctx``."""
+def _printed(face: Face | None, ctx: dict) -> dict[str, list[Box]]:
+    """field -> the boxes of the elements of ``face`` that print it for the card of ``ctx``:
+    each copy of a text element with something to show (the boxes :func:`cardforge.resolve.face.fit_face` fits
+    its text in; no text is fitted here), then each element that shows a field."""
     out: dict[str, list[Box]] = {}
     if face is None:
         return out
     card = ctx.get("card") or {}
-    for fitted in fit_face(face, ctx, game):
-        for name in sorted(printed_fields(fitted.element)):
-            if card.get(name) not in (None, ""):
-                out.setdefault(name, []).append(fitted.box)
+    for el in face.elements:
+        if not kind_of(el).sets_text:
+            continue
+        for copy in copies(el, ctx):
+            if element_text(el, copy.ctx):
+                for name in sorted(printed_fields(el)):
+                    if card.get(name) not in (None, ""):
+                        out.setdefault(name, []).append(copy.box)
     for el in face.elements:
         shown = kind_of(el).shows(el)
         if shown and cardcontext.holds(el.when, ctx):
@@ -111,7 +103,7 @@ def _printed(face: Face | None, ctx: dict, game: Game) -> dict[str, list[Box]]:
 def callouts(card: Card, game: Game, layouts: LayoutSet) -> list[Callout]:
     """The callouts of ``card``'s front, numbered from the top of the card down."""
     layout = layouts.for_card(card)
-    found = _printed(layout.front, context(card, game), game)
+    found = _printed(layout.front, context(card, game))
     order = sorted(found, key=lambda name: (min(b[1] for b in found[name]), min(b[0] for b in found[name])))
     return [Callout(n, name, field_label(game, card.type, name), tuple(found[name]))
             for n, name in enumerate(order, 1)]
