@@ -44,8 +44,9 @@ def test_no_wrapped_line_starts_with_an_icon_operator_or_punctuation(slug):
             if f.element.rotate in (90, 270):
                 bw = bh
             for para in f.text.split("\n"):
-                lines, _ = text._wrap(text._words(text.parse(para)), f.element.style, f.block.size, bw,
-                                      game.icons, set(), final=True)
+                _, _, unrunted = text._wrap(text._words(text.parse(para)), f.element.style, f.block.size, bw,
+                                            game.icons, set())
+                lines = unrunted()  # as a fit that fits prints them
                 for line in lines[1:]:
                     words = [p for p in line.pieces if p.value != " "]
                     if words and symbolic(words[0]):
@@ -58,7 +59,7 @@ def test_a_lone_last_word_is_rewrapped_at_the_same_size_and_line_count():
     sample = "Draw two cards, then discard one of them and keep the other one."
     width = text.fontmetrics.width("Draw two cards, then discard one of them and keep the other", "sans", 10) + 1
     words = text._words(text.parse(sample))
-    greedy, _ = text._wrap(words, style, 10, width, {}, set())
+    greedy, _, _ = text._wrap(words, style, 10, width, {}, set())
     assert len(greedy[-1].pieces) == 1, "the sample must end on a lone word when wrapped greedily"
     block = text.fit(sample, style, width, 200, {})
     assert block.size == 10 and len(block.lines) == len(greedy)

@@ -9,6 +9,7 @@ is what is printed. All lengths are in points.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from cardforge.cache.registry import TEXT_FITS
@@ -273,16 +274,20 @@ def _hard_break_before(line: list[int], previous: list[int], measured) -> bool:
     return any(measured[j] is None for j in range(previous[-1] + 1, line[0]))
 
 
-def _wrap(words, style: TextStyle, size: float, box_w: float, icons, unknown, final: bool = False
-          ) -> tuple[list[Line], float]:
+def _wrap(words, style: TextStyle, size: float, box_w: float, icons, unknown) -> tuple[list[Line], float, Callable]:
+    """``words`` broken greedily into lines at ``size`` pt for a ``box_w`` pt measure: the
+    lines, the widest word (pt), and a function giving the same lines rewrapped so that no
+    paragraph ends on a runt (the same number of lines; the words measured once for both)."""
     space = fontmetrics.width(" ", style.font, size)
     measured = _measure(words, style, size, icons, unknown)
     glue = _glue(words)
     indices = _break(measured, glue, space, box_w)
-    if final:
-        indices = _unrunt(indices, measured, glue, space, box_w)
     widest = max((m[1] for m in measured if m is not None), default=0.0)
-    return _lines(indices, measured, style, size), widest
+
+    def unrunted() -> list[Line]:
+        return _lines(_unrunt(indices, measured, glue, space, box_w), measured, style, size)
+
+    return _lines(indices, measured, style, size), widest, unrunted
 
 
 def fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[str, Icon]) -> Block:
@@ -312,14 +317,14 @@ def _fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[st
     unknown: set[str] = set()
     size = style.size
     while True:
-        lines, widest = _wrap(words, style, size, box_w, icons, unknown)
+        lines, widest, unrunted = _wrap(words, style, size, box_w, icons, unknown)
         lines = _trim_empty_edges(lines)
         _, height = baselines(lines, size, style)
         width = max((ln.width for ln in lines), default=0.0)
         fits = height <= box_h + 0.01 and widest <= box_w + 0.01
         if fits or size - STEP < style.min_size - 1e-9:
             if fits:  # the same size, rewrapped so no paragraph ends on a runt (same line count)
-                lines = _trim_empty_edges(_wrap(words, style, size, box_w, icons, unknown, final=True)[0])
+                lines = _trim_empty_edges(unrunted())
             return Block(lines, size, height, width, fits, max(0.0, height - box_h), max(0.0, widest - box_w),
                          tuple(sorted(unknown)))
         size = round(size - STEP, 4)
