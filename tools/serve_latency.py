@@ -212,12 +212,13 @@ def main() -> None:
             print(f"start-up: first card picture after {startup['first_picture_s']:.2f} s, all "
                   f"{startup['cards']} cards with their pictures after {startup['every_picture_s']:.2f} s")
             wait_ready(url, args.game)
-            path, name, line = card_to_edit(root / "cards" / args.game)
-            page.reload()
-            selector = f"article.card[data-name={json.dumps(name.lower())}] img.front"
-            page.wait_for_selector(selector, timeout=60_000)
-            page.locator(selector).scroll_into_view_if_needed()
-            time.sleep(1.0)  # the watcher is listening
+            if args.edits:  # --edits 0: the start-up figures only (a pack with no text to edit too)
+                path, name, line = card_to_edit(root / "cards" / args.game)
+                page.reload()
+                selector = f"article.card[data-name={json.dumps(name.lower())}] img.front"
+                page.wait_for_selector(selector, timeout=60_000)
+                page.locator(selector).scroll_into_view_if_needed()
+                time.sleep(1.0)  # the watcher is listening
             for n in range(args.edits):
                 old = page.get_attribute(selector, "src")
                 edit(path, line, n)
