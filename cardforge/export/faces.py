@@ -59,6 +59,25 @@ def rasterise(pdf: Path, dpi: int) -> Iterator[Image.Image]:
         document.close()
 
 
+def rasterise_to(pdf: Path, size: tuple[int, int]) -> Iterator[Image.Image]:
+    """Each page of ``pdf`` as an RGB image of exactly ``size`` (w, h) px: drawn by PDFium at
+    the scale that makes the page ``size[0]`` px wide (no resampling after), its last row
+    or column cut when the page's height rounds up a pixel over ``size[1]``. For pages of
+    one shape, as a deck's faces are; a page of another shape is scaled to ``size``."""
+    document = pdfium.PdfDocument(str(pdf))
+    try:
+        for page in document:
+            image = page.render(scale=size[0] / page.get_width(), draw_annots=False).to_pil().convert("RGB")
+            page.close()
+            if image.size != size:
+                w, h = image.size
+                image = image.crop((0, 0, *size)) if 0 <= w - size[0] <= 1 and 0 <= h - size[1] <= 1 \
+                    else image.resize(size, Image.LANCZOS)
+            yield image
+    finally:
+        document.close()
+
+
 def pixels(points: float, dpi: int) -> int:
     """How many pixels ``points`` pt span at ``dpi``."""
     return round(points / 72 * dpi)

@@ -43,7 +43,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from cardforge.export.faces import face_pdf, rasterise
+from cardforge.export.faces import face_pdf, rasterise_to
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game, slugify
 from cardforge.sandbox.choice import back_of
@@ -240,9 +240,8 @@ def _transform(x: float = 0.0, sx: float = 1.0, sz: float = 1.0) -> dict:
 
 def _faces(cards: list[Card], game: Game, layouts: LayoutSet, size: tuple[float, float],
            cell: tuple[int, int]) -> tuple[list[Image.Image], list[Image.Image]]:
-    dpi = math.ceil(cell[0] / (size[0] / 72))
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "faces.pdf"
         face_pdf(cards, game, layouts, pdf, bleed=False)
-        images = [im.resize(cell, Image.LANCZOS) for im in rasterise(pdf, dpi)]
+        images = list(rasterise_to(pdf, cell))  # drawn at the cell's size: nothing resampled
     return images[0::2], images[1::2]
