@@ -146,6 +146,16 @@ def back_context(card: Card, game: Game) -> dict:
     return ctx
 
 
+def card_free(face: Face) -> bool:
+    """Whether ``face`` prints the same on every card (a shared back that shows no card
+    field): none of its elements shows a card field (``field:``) and no template of the face
+    or its elements names ``card``, the only way a template reads a card (its other names,
+    ``game`` and ``back``, are the same for every card given that back). A face that might
+    differ is never called free; one that names ``card`` only in an element's name or a
+    colour is too, to be safe."""
+    return not any(el.field for el in face.elements) and "card" not in repr(face)
+
+
 class Contexts:
     """The template context of each card's front and back, made once per deck: every copy
     of a card then draws from what its first copy worked out (see :mod:`cardforge.sandbox.context`)."""
@@ -153,6 +163,14 @@ class Contexts:
     def __init__(self, game: Game):
         self.game = game
         self.made: dict[tuple[int, bool], tuple[Card, dict]] = {}  # the card is kept: its id stays its own
+        self.free: dict[int, tuple[Face, bool]] = {}  # id(face) -> (the face, card_free(face))
+
+    def card_free(self, face: Face) -> bool:
+        """:func:`card_free` of ``face``, worked out once per deck."""
+        found = self.free.get(id(face))
+        if found is None or found[0] is not face:
+            found = self.free[id(face)] = (face, card_free(face))
+        return found[1]
 
     def get(self, card: Card, back: bool) -> dict:
         key = (id(card), back)
