@@ -18,7 +18,7 @@ from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
 from cardforge.render import card as card_render
 from cardforge.render import fonts
-from cardforge.resolve.face import back_context, back_face, context
+from cardforge.resolve.face import Contexts, back_context, back_face, context
 from cardforge.resolve.marks import face_marks
 from cardforge.render.icons import IconStamp
 
@@ -30,6 +30,7 @@ def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed
     instead when given, none when ``bleed`` is false."""
     canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
     stamp = IconStamp(canvas)
+    contexts = Contexts(game)  # which backs print the same on every card
     for card in cards:
         layout = layouts.for_card(card)
         b = (layout.bleed if bleed_to is None else bleed_to) if bleed else 0.0
@@ -41,9 +42,14 @@ def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed
             canvas.setPageSize(page)
             canvas.setBleedBox((0, 0, page[0], page[1]))
             canvas.setTrimBox((b, b, b + w, b + h))
-            marks = face_marks(layout, ctx, game) if face is layout.front else []
-            card_render.draw_face(canvas, face, ctx, game, b, b, layout.size, stamp, bleed=b, shape=layout.shape,
-                                  marks=marks)
+            if face is not layout.front and contexts.card_free(face):  # a shared back: drawn once, replayed
+                key = ("back", id(face), repr(ctx["back"]), layout.size, layout.shape, b)
+                stamp.replay(key, face, b, b, lambda face=face, ctx=ctx, layout=layout, b=b: card_render.draw_face(
+                    canvas, face, ctx, game, 0.0, 0.0, layout.size, stamp, bleed=b, shape=layout.shape))
+            else:
+                marks = face_marks(layout, ctx, game) if face is layout.front else []
+                card_render.draw_face(canvas, face, ctx, game, b, b, layout.size, stamp, bleed=b,
+                                      shape=layout.shape, marks=marks)
             canvas.showPage()
     canvas.save()
 
