@@ -110,16 +110,27 @@ def findings(root: Path, slug: str) -> tuple[int, list[dict]]:
     return result.exit_code, json.loads(result.stdout)["diagnostics"]
 
 
+def _run_folder(tmp_path_factory) -> Path:
+    """The test run's temporary folder, shared by its xdist workers (each has its own below it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base  # basetemp is <run>/popen-gwN
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _pdf_readings(tmp_path_factory):
+    """What pdfplumber reads of a PDF is kept for the whole run, every worker (tests/pdftext.py)."""
+    import tests.pdftext
+
+    tests.pdftext.FOLDER = _run_folder(tmp_path_factory) / "pdf-readings"
+
+
 def shared_build(tmp_path_factory, name: str, make: Callable[[Path], None]) -> Path:
     """A project made once per test run and shared by every xdist worker: ``make(folder)``
     fills ``folder`` (under the run's temporary folder, beside the workers' own) the first
     time any worker asks for ``name``, under a file lock; the others wait for it and read the
     same files. A ``make`` that fails leaves nothing behind, so the next worker to ask tries
     again (and fails the same way, at its own test). Tests only read a shared build."""
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):  # basetemp is <run>/popen-gwN: share <run>
-        base = base.parent
-    folder = base / f"shared-{name}"
+    folder = _run_folder(tmp_path_factory) / f"shared-{name}"
     with FileLock(str(folder) + ".lock"):
         if not (folder / ".made").is_file():
             shutil.rmtree(folder, ignore_errors=True)

@@ -1,6 +1,7 @@
 """Reading a rules.pdf as a player holds it: the words of each panel, in reading order."""
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,7 +36,19 @@ class Panel:
 
 
 def panels(pdf_path: Path) -> list[Panel]:
-    """The sheet's panels in :data:`READING_ORDER` (the title cell first)."""
+    """The sheet's panels in :data:`READING_ORDER` (the title cell first). A sheet is read
+    once per process (several tests read each rules.pdf): kept by the digest of its bytes,
+    so a file written again is read again; the panels are shared, not to be changed."""
+    digest = hashlib.sha256(Path(pdf_path).read_bytes()).hexdigest()
+    if digest not in _READ:
+        _READ[digest] = _panels(pdf_path)
+    return list(_READ[digest])
+
+
+_READ: dict[str, list[Panel]] = {}
+
+
+def _panels(pdf_path: Path) -> list[Panel]:
     found = {cell: Panel(cell) for cell in READING_ORDER}
     with pdfplumber.open(pdf_path) as pdf:
         for n, page in enumerate(pdf.pages[:2]):

@@ -17,6 +17,7 @@ from cardforge.documents.source import Macros
 from cardforge.resolve.marks import CORNER_SIZE, VALUE_SIZE
 from cardforge.sources.load import load_game
 from tests.conftest import make_project
+from tests.pdftext import page_chars, page_texts
 
 SLUG = "arkham-gates"  # round tokens whose close modifiers are designed; a small deck
 
@@ -67,17 +68,17 @@ def _fronts(root, slug):
     units = plan(game, layouts, DeckOptions())
     assert all(u.board is None for u in units)  # the packs tested print no boards
     out = []
-    with pdfplumber.open(root / "output" / slug / "deck.pdf") as pdf:
-        for n, unit in enumerate(units):
-            page = pdf.pages[2 * n]  # each fronts page, then its backs
-            for i, card in enumerate(unit.batch):
-                layout = layouts.for_card(card)
-                x, y = unit.sheet.slot(i)
-                left, top = x, page.height - y - layout.size[1]
-                marks = [dict(c, x0=c["x0"] - left, x1=c["x1"] - left, top=c["top"] - top, bottom=c["bottom"] - top)
-                         for c in page.chars if c["text"] == DESIGNED_MARK
-                         and left <= c["x0"] < left + layout.size[0] and top <= c["top"] < top + layout.size[1]]
-                out.append((card, layout, context(card, game), marks))
+    pages = page_chars(root / "output" / slug / "deck.pdf")
+    for n, unit in enumerate(units):
+        page = pages[2 * n]  # each fronts page, then its backs
+        for i, card in enumerate(unit.batch):
+            layout = layouts.for_card(card)
+            x, y = unit.sheet.slot(i)
+            left, top = x, page["height"] - y - layout.size[1]
+            marks = [dict(c, x0=c["x0"] - left, x1=c["x1"] - left, top=c["top"] - top, bottom=c["bottom"] - top)
+                     for c in page["chars"] if c["text"] == DESIGNED_MARK
+                     and left <= c["x0"] < left + layout.size[0] and top <= c["top"] < top + layout.size[1]]
+            out.append((card, layout, context(card, game), marks))
     return game, out
 
 
@@ -138,8 +139,7 @@ def test_the_almanac_marks_a_card_designed_whole_once(all_built, slug):
     from cardforge.almanac.display import marked, shown
 
     game, _ = load_game(all_built / "cards" / slug)
-    with pdfplumber.open(all_built / "output" / slug / "reference.pdf") as pdf:
-        text = " ".join(" ".join((p.extract_text() or "").split()) for p in pdf.pages)
+    text = " ".join(" ".join(t.split()) for t in page_texts(all_built / "output" / slug / "reference.pdf"))
     almanac = text[text.index("Card almanac"):]
     checked = 0
     for card in game.cards:

@@ -8,13 +8,13 @@ import random
 import re
 from fractions import Fraction
 
-import pdfplumber
 import pytest
 
 from cardforge.build import Project, compile_game
 from cardforge.almanac.odds import hypergeometric, odds, rows, summary
 from cardforge.sandbox import expression
 from conftest import REPO, SHIPPED, make_project
+from tests.pdftext import page_texts
 
 TRIALS = 20_000
 
@@ -82,9 +82,7 @@ def test_every_pack_declares_a_draw_and_a_monte_carlo_agrees(slug):
 
 
 def _lines(pdf_path) -> list[str]:
-    with pdfplumber.open(pdf_path) as pdf:
-        return [re.sub(r"\s+", " ", line).strip() for page in pdf.pages
-                for line in (page.extract_text() or "").splitlines()]
+    return [re.sub(r"\s+", " ", line).strip() for text in page_texts(pdf_path) for line in text.splitlines()]
 
 
 @pytest.mark.parametrize("slug", SHIPPED)

@@ -4,8 +4,8 @@ only the fields its card type labels, Markdown hazards caught on their line, cha
 series stay apart in grey with legends inside the page."""
 from __future__ import annotations
 
-import functools
 import re
+from pathlib import Path
 
 import pdfplumber
 import pytest
@@ -15,6 +15,7 @@ from cardforge.almanac.charts import MIN_GREY_STEP, PALETTE, luminance, series, 
 from cardforge.documents.playertext import players
 from tests.conftest import REPO, make_project, run_cli
 from tests.pdfpanels import panels
+from tests.pdftext import page_texts
 
 SLUGS = [p.name for p in find_packs(REPO / "cards")]
 MINI = REPO / "tests" / "fixtures" / "project"
@@ -31,12 +32,9 @@ def pdf_pages(path, left_half: bool = False) -> list[str]:
     return [" ".join(text.split()) for text in _pages(str(path), left_half)]
 
 
-@functools.cache
-def _pages(path: str, left_half: bool) -> tuple[str, ...]:
+def _pages(path: str, left_half: bool) -> list[str]:
     """Each page's text as pdfplumber lays it out (lines apart)."""
-    with pdfplumber.open(path) as pdf:
-        pages = [p.crop((0, 0, p.width / 2, p.height)) if left_half else p for p in pdf.pages]
-        return tuple(p.extract_text() or "" for p in pages)
+    return page_texts(Path(path), left_half)
 
 
 @pytest.mark.parametrize("name", PLAYER_PDFS)

@@ -10,14 +10,13 @@ import pytest
 from cardforge.sources.load import load_game
 from cardforge.documents.reference import helper_markdown
 from tests.conftest import EVERY, build_only, make_project
+from tests.pdftext import page_texts
 
 
 
 
 def pages_text(path, left_half=False):
-    with pdfplumber.open(path) as pdf:
-        pages = [p.crop((0, 0, p.width / 2, p.height)) if left_half else p for p in pdf.pages]
-        return [" ".join((p.extract_text() or "").split()) for p in pages]
+    return [" ".join(text.split()) for text in page_texts(path, left_half)]
 
 
 @pytest.mark.parametrize("slug", EVERY)

@@ -12,6 +12,7 @@ from cardforge.build import Project, compile_game
 from cardforge.documents.anatomy import callouts, sample
 from cardforge.sources.load import find_packs
 from tests.conftest import REPO, SHIPPED
+from tests.pdftext import page_texts
 
 SLUGS = [p.name for p in find_packs(REPO / "cards")]
 
@@ -24,8 +25,7 @@ def books(all_built):
     for slug in SLUGS:
         compiled = compile_game(all_built / "cards" / slug, Project(all_built))
         path = all_built / "output" / slug / "rulebook.pdf"
-        with pdfplumber.open(path) as pdf:
-            pages = [" ".join((p.extract_text() or "").split()) for p in pdf.pages]
+        pages = [" ".join(text.split()) for text in page_texts(path)]
         out[slug] = (compiled.game, compiled.layouts, path, pages)
     return out
 

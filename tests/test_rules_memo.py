@@ -91,11 +91,12 @@ def _add_cards(pack: Path, count: int) -> None:
 
 
 def _clean(tmp: Path, root: Path, slug: str, **kw) -> Path:
-    """A clean build (no cache) of the pack as it is now in ``root``, in a project of its own."""
+    """A clean build (no cache) of the pack as it is now in ``root``, in a project of its own:
+    of its rules documents, the outputs compared with it (:func:`_same_rules`)."""
     clean = make_project(tmp, slug)
     shutil.rmtree(clean / "cards" / slug)
     shutil.copytree(root / "cards" / slug, clean / "cards" / slug)
-    _build(clean, slug, use_cache=False, **kw)
+    _build(clean, slug, use_cache=False, only=RULES, **kw)
     return clean
 
 
@@ -121,12 +122,12 @@ def built(tmp_path_factory, ttg_build):
 
 @pytest.fixture(scope="session")
 def clean_edited(tmp_path_factory) -> Path:
-    """A clean build (no cache) of Through The Gate with the card edit of :func:`_edit_card`,
-    made once per run: what the tests that make that edit compare with."""
+    """A clean build (no cache) of Through The Gate's rules documents with the card edit of
+    :func:`_edit_card`, made once per run: what the tests that make that edit compare with."""
     def make(root: Path) -> None:
         make_project(root, "through-the-gate")
         _edit_card(root / "cards" / "through-the-gate")
-        _build(root, "through-the-gate", use_cache=False)
+        _build(root, "through-the-gate", use_cache=False, only=RULES)
 
     return shared_build(tmp_path_factory, "memo-ttg-edited", make)
 

@@ -13,6 +13,7 @@ from cardforge.resolve import face as card_render
 from cardforge.resolve import text
 from cardforge.render.deck import DeckOptions, card_groups, sheet_for
 from tests.conftest import REPO
+from tests.pdftext import page_chars
 
 SLUGS = [p.name for p in find_packs(REPO / "cards")]
 
@@ -86,19 +87,19 @@ def test_no_card_text_in_the_deck_is_under_6pt(all_built, slug):
     compiled = compile_game(built.cards / slug, built)
     game, layouts = compiled.game, compiled.layouts
     small = []
-    with pdfplumber.open(built.output / slug / "deck.pdf") as pdf:
-        page_no = 0
-        for key, cards in card_groups(game, layouts).items():
-            sheet = sheet_for(key, DeckOptions())
-            gx, gy, gw, gh = sheet.grid
-            for _ in range(0, len(cards), sheet.per_sheet):
-                for page in pdf.pages[page_no:page_no + 2]:
-                    ph = page.height
-                    for ch in page.chars:
-                        inside = gx <= ch["x0"] <= gx + gw and ph - gy - gh <= ch["top"] <= ph - gy
-                        if inside and ch["size"] < 6 - 0.01:
-                            small.append((page_no, ch["text"], round(ch["size"], 2)))
-                page_no += 2
+    pages = page_chars(built.output / slug / "deck.pdf")
+    page_no = 0
+    for key, cards in card_groups(game, layouts).items():
+        sheet = sheet_for(key, DeckOptions())
+        gx, gy, gw, gh = sheet.grid
+        for _ in range(0, len(cards), sheet.per_sheet):
+            for page in pages[page_no:page_no + 2]:
+                ph = page["height"]
+                for ch in page["chars"]:
+                    inside = gx <= ch["x0"] <= gx + gw and ph - gy - gh <= ch["top"] <= ph - gy
+                    if inside and ch["size"] < 6 - 0.01:
+                        small.append((page_no, ch["text"], round(ch["size"], 2)))
+            page_no += 2
     assert small == []
 
 
