@@ -20,7 +20,6 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Spacer
 
 
-from cardforge.cache.registry import MARKDOWN
 from cardforge.util.markup import TOKEN
 from cardforge.model import Game
 from cardforge.render import fonts
@@ -31,16 +30,9 @@ from cardforge.documents.tables import TableModel, column_widths
 if TYPE_CHECKING:
     from cardforge.documents.memo import Memo
 
-_MISTUNE = mistune.create_markdown(renderer=None, plugins=["table"])
+PARSE = mistune.create_markdown(renderer=None, plugins=["table"])
 INK = colors.HexColor("#212121")
 ACCENT = colors.HexColor("#5d4037")
-
-
-@MARKDOWN.function
-def parse_markdown(markdown: str) -> list[dict]:
-    """mistune's block tokens of ``markdown`` (with tables), parsed once per process for the
-    same text: callers only read them (a fit lays the same text out at several sizes)."""
-    return _MISTUNE(markdown)
 
 
 TABLE_FLOOR = 7.0  # pt: the smallest table type of a body at 7 pt or more
@@ -187,7 +179,7 @@ def flowables(markdown: str, styles: Styles, icons: IconImages, width: float) ->
 
 def blocks(markdown: str, styles: Styles, icons: IconImages, width: float) -> list[Block]:
     """``markdown`` as :class:`Block` s for a column ``width`` pt wide (tables sized by content)."""
-    return _dedupe_captions(_blocks(parse_markdown(markdown), styles, icons, width))
+    return _dedupe_captions(_blocks(PARSE(markdown), styles, icons, width))
 
 
 def _blocks(tokens: list[dict], styles: Styles, icons: IconImages, width: float) -> list[Block]:

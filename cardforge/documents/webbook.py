@@ -1,7 +1,7 @@
 """The rulebook as one web page (rulebook.html), from the same sources as rulebook.pdf.
 
 The rules are :func:`~cardforge.documents.rulebook.book_markdown` (rulebook.md over the game's
-data), parsed by the same Markdown parser as the PDF (:func:`~cardforge.documents.flow.parse_markdown`)
+data), parsed by the same Markdown parser as the PDF (:data:`~cardforge.documents.flow.PARSE`)
 and written as HTML instead of flowables; the glossary, the icon legend and the card
 appendix print the same entries under the same headings as the PDF. One self-contained
 file that makes no request outside itself (its Content-Security-Policy forbids any):
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from cardforge.model import Card, Game
 from cardforge.almanac.display import marked, prints_text, quantity_marked, shown, text_marked
-from cardforge.documents.flow import parse_markdown
+from cardforge.documents.flow import PARSE
 from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, cover_facts, has_designed
 from cardforge.documents.rulebook import EVERY_CARD, EVERY_CARD_NOTE, GLOSSARY, ICON_LEGEND, book_markdown, type_heading
 from cardforge.documents.webfaces import Face, card_faces
@@ -266,7 +266,7 @@ def render_rulebook_html(game: Game, layouts: LayoutSet, out: Path, memo: Memo |
         page.ids.add(glossary_anchor(term))  # reserved: a heading never takes a term's anchor
     page.ids.update({"contents", "almanac", "q", "type", "shown"})
     faces = card_faces(game, layouts, memo)
-    body = _components(page, layouts, faces) + _anatomy(page, layouts) + blocks(parse_markdown(book_markdown(game)), page)
+    body = _components(page, layouts, faces) + _anatomy(page, layouts) + blocks(PARSE(book_markdown(game)), page)
     body += _odds(page)
     body += _appendices(page, faces)
     symbols = "".join(symbol(name, game.icons[name].svg, game.icons[name].color) for name in sorted(page.icons_used))

@@ -1,4 +1,4 @@
-"""rulebook.html's text: Markdown tokens (parsed by :func:`~cardforge.documents.flow.parse_markdown`, as
+"""rulebook.html's text: Markdown tokens (parsed by :data:`~cardforge.documents.flow.PARSE`, as
 for rulebook.pdf) written as HTML, with icons as inline SVG symbols and glossary terms linked.
 
 :class:`Page` holds what the page is written with (the game, the icons used, the anchors, the
