@@ -42,14 +42,11 @@ def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed
             canvas.setPageSize(page)
             canvas.setBleedBox((0, 0, page[0], page[1]))
             canvas.setTrimBox((b, b, b + w, b + h))
-            if face is not layout.front and contexts.card_free(face):  # a shared back: drawn once, replayed
-                key = ("back", id(face), repr(ctx["back"]), layout.size, layout.shape, b)
-                stamp.replay(key, face, b, b, lambda face=face, ctx=ctx, layout=layout, b=b: card_render.draw_face(
-                    canvas, face, ctx, game, 0.0, 0.0, layout.size, stamp, bleed=b, shape=layout.shape))
-            else:
-                marks = face_marks(layout, ctx, game) if face is layout.front else []
+            if face is layout.front:
                 card_render.draw_face(canvas, face, ctx, game, b, b, layout.size, stamp, bleed=b,
-                                      shape=layout.shape, marks=marks)
+                                      shape=layout.shape, marks=face_marks(layout, ctx, game))
+            else:
+                card_render.draw_back(canvas, face, ctx, game, b, b, layout, stamp, b, contexts.card_free(face))
             canvas.showPage()
     canvas.save()
 

@@ -86,6 +86,21 @@ def draw_face(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: fl
     return list(fits.values())
 
 
+def draw_back(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: float, y: float, layout, stamp: IconStamp,
+              bleed: float | tuple[float, float, float, float], free: bool, ink_saver: bool = False) -> None:
+    """Draw the back ``face`` of ``layout`` (its size and shape) as :func:`draw_face` does.
+    A back that prints the same on every card (``free``: see
+    :func:`cardforge.resolve.face.card_free`) is drawn once per bleed on the canvas and its
+    operators replayed at every other place (:meth:`~cardforge.render.icons.IconStamp.replay`)."""
+    if not free:
+        draw_face(canvas, face, ctx, game, x, y, layout.size, stamp, bleed=bleed, shape=layout.shape,
+                  ink_saver=ink_saver)
+        return
+    key = ("back", id(face), repr(ctx["back"]), layout.size, layout.shape, bleed, ink_saver)
+    stamp.replay(key, face, x, y, lambda: draw_face(canvas, face, ctx, game, 0.0, 0.0, layout.size, stamp,
+                                                    bleed=bleed, shape=layout.shape, ink_saver=ink_saver))
+
+
 def draw_marks(c: Canvas, marks, left: float, top: float) -> None:
     """Draw each :class:`~cardforge.resolve.marks.Mark` of ``marks`` on a face whose trim's
     top-left corner is at (left, top) pt on the page."""

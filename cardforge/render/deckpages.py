@@ -69,14 +69,12 @@ def draw_side(canvas: Canvas, sheet: Sheet, batch: list[Card], game: Game, layou
             x, y = sheet.back_slot(i, options.flip, options.shift)
             face, ctx = back_face(card, game, layouts), contexts.get(card, back=True)
         marks = face_marks(layout, ctx, game) if front else []
-        if not front and contexts.card_free(face):  # a shared back: drawn once per bleed on this canvas, then replayed
-            key = ("back", id(face), repr(ctx["back"]), layout.size, layout.shape, bleed, options.ink_saver)
-            stamp.replay(key, face, x, y, lambda face=face, ctx=ctx, layout=layout, bleed=bleed: card_render.draw_face(
-                canvas, face, ctx, game, 0.0, 0.0, layout.size, stamp, bleed=bleed, shape=layout.shape,
-                ink_saver=options.ink_saver))
-        else:
+        if front:
             card_render.draw_face(canvas, face, ctx, game, x, y, layout.size, stamp, bleed=bleed,
                                   shape=layout.shape, ink_saver=options.ink_saver, marks=marks)
+        else:
+            card_render.draw_back(canvas, face, ctx, game, x, y, layout, stamp, bleed, contexts.card_free(face),
+                                  ink_saver=options.ink_saver)
         if front and options.version_mark:
             version_mark(canvas, layout, x, y, options.version_mark, ctx, game, avoid=tuple(m.box for m in marks))
         if front and (options.cut_guides or layout.shape == "circle"):
