@@ -53,13 +53,7 @@ def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed
 
 def rasterise(pdf: Path, dpi: int) -> Iterator[Image.Image]:
     """Each page of ``pdf`` as an RGB image at ``dpi`` (PDFium via pypdfium2), one at a time."""
-    document = pdfium.PdfDocument(str(pdf))
-    try:
-        for page in document:
-            yield page.render(scale=dpi / 72, draw_annots=False).to_pil().convert("RGB")
-            page.close()
-    finally:
-        document.close()
+    return _rendered(pdf, lambda page: dpi / 72)
 
 
 def rasterise_to(pdf: Path, size: tuple[int, int]) -> Iterator[Image.Image]:
@@ -67,16 +61,21 @@ def rasterise_to(pdf: Path, size: tuple[int, int]) -> Iterator[Image.Image]:
     the scale that makes the page ``size[0]`` px wide (no resampling after), its last row
     or column cut when the page's height rounds up a pixel over ``size[1]``. For pages of
     one shape, as a deck's faces are; a page of another shape is scaled to ``size``."""
+    for image in _rendered(pdf, lambda page: size[0] / page.get_width()):
+        if image.size != size:
+            w, h = image.size
+            image = image.crop((0, 0, *size)) if 0 <= w - size[0] <= 1 and 0 <= h - size[1] <= 1 \
+                else image.resize(size, Image.LANCZOS)
+        yield image
+
+
+def _rendered(pdf: Path, scale) -> Iterator[Image.Image]:
+    """Each page of ``pdf`` drawn by PDFium at ``scale(page)`` pixels per point, as RGB."""
     document = pdfium.PdfDocument(str(pdf))
     try:
         for page in document:
-            image = page.render(scale=size[0] / page.get_width(), draw_annots=False).to_pil().convert("RGB")
+            yield page.render(scale=scale(page), draw_annots=False).to_pil().convert("RGB")
             page.close()
-            if image.size != size:
-                w, h = image.size
-                image = image.crop((0, 0, *size)) if 0 <= w - size[0] <= 1 and 0 <= h - size[1] <= 1 \
-                    else image.resize(size, Image.LANCZOS)
-            yield image
     finally:
         document.close()
 
