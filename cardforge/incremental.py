@@ -51,8 +51,9 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
     :class:`BuildSettings` given on the command line, which each pack completes with its
     own ``build:`` defaults in game.yaml (what ``build``, ``watch`` and ``serve`` pass).
 
-    ``jobs``: processes to use (1: everything in this process; more forks a pool, so call
-    it from a process without threads holding locks). ``use_cache``: False renders and
+    ``jobs``: processes to use (1: everything in this process; more starts a pool, forked,
+    or spawned when this process runs other threads: :func:`cardforge.util.processes.fork_safe`).
+    ``use_cache``: False renders and
     writes every output afresh and neither reads nor writes ``output/.cache``.
     ``progress(slug, cards drawn, cards in all)`` is called as decks are drawn, and with
     the full count for a deck taken from the cache. A game with errors is not built unless

@@ -1,10 +1,11 @@
 """Worker processes of a build: how many, the pool that runs its tasks, and their progress.
 
-:func:`pool` gives :func:`cardforge.incremental.build_games` a forked process pool of
-``jobs`` workers (or, for one job, a stand-in that runs each task at once in this process),
-with a queue that carries deck progress (``(slug, cards drawn)``) back from the workers.
-The low-level helpers every forked worker uses (:func:`default_jobs`,
-:func:`die_with_parent`) are in :mod:`cardforge.util.processes`.
+:func:`pool` gives :func:`cardforge.incremental.build_games` a process pool of ``jobs``
+workers (forked; spawned when another thread runs beside the build, as in ``watch``: see
+:func:`cardforge.util.processes.fork_safe`), or for one job a stand-in that runs each task
+at once in this process, with a queue that carries deck progress (``(slug, cards drawn)``)
+back from the workers. The low-level helpers every worker uses (:func:`default_jobs`,
+:func:`die_with_parent`, :func:`pool_context`) are in :mod:`cardforge.util.processes`.
 """
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardforge.util.processes import die_with_parent
+from cardforge.util.processes import die_with_parent, pool_context
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -66,7 +67,8 @@ class Report:
 
 
 class Pool:
-    """A process pool (forked) with a queue for progress reports from its workers."""
+    """A process pool (forked where :func:`~cardforge.util.processes.fork_safe`, else
+    spawned) with a queue for progress reports from its workers."""
 
     def __init__(self, jobs: int, progress: Progress | None, total: Callable[[str], int]):
         self.jobs = jobs
@@ -75,10 +77,9 @@ class Pool:
 
     def submit(self, fn, *args) -> Future:
         if self.executor is None:
-            import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
-            context = multiprocessing.get_context("fork")
+            context = pool_context()  # forked, unless another thread runs here (watch, serve)
             self.queue = context.SimpleQueue()
             self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_worker,
                                                 initargs=(self.queue,))

@@ -184,6 +184,31 @@ def test_output_is_the_same_bytes_for_one_and_two_processes(tmp_path):
     assert outputs(one) == outputs(two) and len(outputs(one)) == 10  # 5 outputs each
 
 
+def test_beside_another_thread_a_build_never_forks_and_writes_the_same_bytes(tmp_path, monkeypatch):
+    """A fork copies the locks other threads hold at that instant (a module one is importing,
+    a library's allocator) into a child that then waits for them for ever. Beside a running
+    thread (a server's, a notebook's) the build's pool is spawned and a deck's sheets are
+    drawn in this process (cardforge.util.processes.fork_safe); the bytes are a forked build's."""
+    import os
+    import threading
+
+    forked = Project(make_project(tmp_path / "forked", "gate"))  # 6 sheets: a deck pool of 2 draws some
+    beside = Project(make_project(tmp_path / "beside", "gate"))
+    assert all(r.ok for r in build(forked, use_cache=False, jobs=2))
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait, daemon=True)
+    thread.start()
+    monkeypatch.setattr(os, "fork", lambda: pytest.fail("forked beside a running thread"))
+    try:
+        first = build(beside, use_cache=False, jobs=1, deck_jobs=2, only=("deck.pdf",))  # watch's first step
+        rest = build(beside, use_cache=False, jobs=2)
+    finally:
+        stop.set()
+        thread.join()
+    assert [r.ok for r in first + rest] == [True, True], [d.format() for r in first + rest for d in r.diagnostics]
+    assert outputs(beside) == outputs(forked) and len(outputs(forked)) == 5
+
+
 def test_build_command_jobs_and_no_cache(tmp_path):
     project = mini(tmp_path / "p")
     result = run_cli("build", "--no-cache", "--jobs", "2", "--root", str(project.root))

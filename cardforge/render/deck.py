@@ -68,7 +68,8 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     marks (see :mod:`cardforge.render.tiles`), its front tiles then its back tiles.
     ``page_store``: the page cache; a sheet whose cards and inputs it holds is written from it,
     and each sheet drawn is stored in it (see :mod:`cardforge.render.pagecache`). ``jobs``: with
-    more than one, the sheets to draw are shared out among that many processes (forked).
+    more than one, the sheets to draw are shared out among that many processes (forked, see
+    :func:`_pool`).
     The PDF is byte-identical whatever ``page_store`` holds and whatever ``jobs`` is.
     """
     from reportlab.pdfgen.canvas import Canvas
@@ -242,12 +243,14 @@ def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit
     back of the deck, while this process writes the deck from the front: a sheet no worker
     has delivered when its turn comes (not drawn yet, being drawn, failed or not
     replayable) is drawn here. This process never waits for a worker, so a busy machine
-    costs at most the runs being drawn twice where the two meet, never a wait."""
-    if jobs < 2 or len(missing) < 2 * jobs:
+    costs at most the runs being drawn twice where the two meet, never a wait. No pool
+    beside another thread of this process (``watch``): a fork is not safe there
+    (:func:`cardforge.util.processes.fork_safe`), and the workers need this process's state."""
+    from cardforge.util.processes import die_with_parent, fork_safe
+
+    if jobs < 2 or len(missing) < 2 * jobs or not fork_safe():
         return None, lambda i: None
     import multiprocessing
-
-    from cardforge.util.processes import die_with_parent
 
     global _POOL_JOB
     size = max(1, min(CHUNK_SHEETS, len(missing) // (4 * jobs)))

@@ -1,9 +1,11 @@
-"""Process helpers shared by every stage that forks workers (the build's pool, the deck's
-sheet workers): how many cores this process may use, and tying a worker's life to its parent's.
+"""Process helpers shared by every stage that starts workers (the build's pool, the deck's
+sheet workers): how many cores this process may use, whether it may fork, and tying a
+worker's life to its parent's.
 """
 from __future__ import annotations
 
 import os
+import threading
 
 
 def default_jobs() -> int:
@@ -24,3 +26,28 @@ def die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+
+
+def fork_safe() -> bool:
+    """True when this process runs no thread but its main one, so a forked worker starts
+    with nothing half-held.
+
+    A fork copies only the thread that calls it, with every lock as it was at that instant:
+    a lock another thread held then (a module it was importing, a library's allocator, a
+    stream it was writing) stays held in the child for ever, and the child waits for it
+    without end. ``cardforge build`` and ``watch`` run no other thread and fork; a build
+    called beside other threads (a program serving pages, a notebook's kernel, a test
+    runner's server) starts fresh processes (:func:`pool_context`) and draws a deck in the
+    process itself. Threads started outside :mod:`threading` (a C library's own, waiting
+    in C) are not counted."""
+    return threading.active_count() == 1
+
+
+def pool_context():
+    """The :mod:`multiprocessing` context a build's pool starts its workers with: ``fork``
+    (a worker inherits everything the build has imported and read, and starts at once) when
+    :func:`fork_safe`, else ``spawn`` (a fresh interpreter per worker: about a second more
+    to start, and safe beside any thread)."""
+    import multiprocessing
+
+    return multiprocessing.get_context("fork" if fork_safe() else "spawn")
