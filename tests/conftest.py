@@ -201,7 +201,10 @@ def a4_built(tmp_path_factory) -> Path:
 @pytest.fixture(scope="session")
 def served_gate(tmp_path_factory):
     """`cardforge serve` on a copy of the gate pack, in-process on a free loopback port, once its
-    cards are checked and drawn (its PDFs may still be building: wait for "ready" to need them)."""
+    cards are checked and drawn (its PDFs may still be building: wait for "ready" to need them).
+    Stopped after the last test using it (``pytest_runtest_teardown``), not at the end of the
+    run: the worker's later builds then fork their pools as ``cardforge build`` does, with no
+    server thread beside them (cardforge.util.processes.fork_safe)."""
     from serving import serving
 
     root = make_project(tmp_path_factory.mktemp("serve"), "gate")
@@ -245,6 +248,14 @@ def pytest_xdist_make_scheduler(config, log):
             return _GROUP.get(nodeid.split("::", 1)[0], nodeid)
 
     return ByModule(config, log)
+
+
+def pytest_runtest_teardown(item, nextitem):
+    """Stop the server of ``served_gate`` after the last test of the run that uses it (its
+    tests run in collection order on one worker: ONE_WORKER); stopping it twice is harmless."""
+    users = [i for i in item.session.items if "served_gate" in getattr(i, "fixturenames", ())]
+    if users and item is users[-1] and item.funcargs.get("served_gate") is not None:
+        item.funcargs["served_gate"].stop()
 
 
 def _output_state() -> dict[str, int]:
