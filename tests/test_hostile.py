@@ -117,8 +117,8 @@ def test_a_failed_build_removes_its_staging_folder_and_sweeps_old_ones(tmp_path,
     def fails(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("cardforge.render.deck.render_deck", fails)
-    result = run_cli("build", "mini", "--root", str(root))
+    monkeypatch.setattr("cardforge.render.deck.render_deck", fails)  # in this process: one job
+    result = run_cli("build", "mini", "--jobs", "1", "--root", str(root))
     assert result.exit_code == 1 and "error[write-failed]" in result.stderr
     assert list(folder.iterdir()) == []
     assert not [p for p in (root / "output").iterdir() if ".build-" in p.name]

@@ -3,6 +3,7 @@ clean, one-process build, and a one-card edit draws only the sheets that hold th
 from __future__ import annotations
 
 import shutil
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from cardforge.incremental import build_games
 from cardforge.render import deck as deck_render
 from cardforge.render.deck import plan, render_deck
 from cardforge.render.pagecache import PageStore, context_digest
+from cardforge.util.processes import fork_safe
 from tests.conftest import SHIPPED, make_project
 
 SLUG = "through-the-gate"
@@ -162,6 +164,7 @@ def test_sheets_a_worker_delivers_are_written_from_it_and_the_rest_drawn_here(tm
         return original(self, u)
 
     monkeypatch.setattr(deck_render._Drawer, "unit", unit)
+    assert fork_safe(), f"a thread an earlier test left running: {threading.enumerate()}"  # else no worker
     render_deck(game, compiled.layouts, tmp_path / "two.pdf", jobs=2)
     assert 0 < len(here) < len(units)
     assert units[-1].label not in here and units[0].label in here
