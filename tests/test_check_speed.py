@@ -113,3 +113,27 @@ def test_an_expression_parsed_before_is_not_parsed_again_and_a_bad_one_always_is
             sandbox.expression("1 }}{{ 2")
     assert parsed == ["{{ 1 }}{{ 2 }}", "{{ 1 }}{{ 2 }}"]
     sandbox._compiled_expression.cache_clear()
+
+
+def test_a_template_its_budget_stopped_is_not_run_again_in_the_same_context(monkeypatch):
+    """Asked again for the same card (another check family, another copy), a template the
+    budget stopped raises at once, with the same reason, instead of running to the same end."""
+    from cardforge import sandbox
+    from cardforge.sandbox.context import Context, rendered
+
+    runs = []
+    real = sandbox.render
+    monkeypatch.setattr(sandbox, "render", lambda source, ctx: runs.append(source) or real(source, ctx))
+    monkeypatch.setattr(budget, "TIME_LIMIT", 0.2)
+    loop = "{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}"
+    ctx = Context(card={"name": "Gate"})
+    reasons = []
+    for _ in range(3):
+        with pytest.raises(budget.BudgetExceeded) as stopped:
+            rendered(loop, ctx)
+        reasons.append(str(stopped.value))
+    assert len(runs) == 1 and len(set(reasons)) == 1, (runs, reasons)
+    assert rendered("{{ card.name }}", ctx) == "Gate" and len(runs) == 2  # other templates still run
+    with pytest.raises(budget.BudgetExceeded):
+        rendered(loop, {"card": {"name": "Gate"}})  # a plain dict remembers nothing: it runs again
+    assert len(runs) == 3

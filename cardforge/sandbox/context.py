@@ -17,6 +17,7 @@ from typing import Any
 
 from cardforge import sandbox
 from cardforge.sandbox import results as checkresults
+from cardforge.sandbox.budget import BudgetExceeded
 
 
 class Context(dict):
@@ -29,16 +30,37 @@ class Context(dict):
         self.memo: dict = {}
 
 
+class _Stopped:
+    """What the memo keeps of an evaluation its budget stopped: the reason, to stop again at once."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+
 def remembered(ctx: dict[str, Any], key: tuple, compute):
-    """``compute()``, remembered under ``key`` in ``ctx``'s memo (computed each time for a plain dict)."""
+    """``compute()``, remembered under ``key`` in ``ctx``'s memo (computed each time for a plain dict).
+
+    An evaluation stopped by its budget (:class:`~cardforge.sandbox.budget.BudgetExceeded`)
+    is remembered too: asked again in the same context (another check family, another copy
+    of the card), it raises again at once instead of running to the same end for up to
+    :data:`~cardforge.sandbox.budget.TIME_LIMIT` seconds more."""
     memo = getattr(ctx, "memo", None)
     if memo is None:
         return compute()
     try:
-        return memo[key]
+        value = memo[key]
     except KeyError:
-        value = memo[key] = compute()
+        try:
+            value = memo[key] = compute()
+        except BudgetExceeded as exc:
+            memo[key] = _Stopped(str(exc))
+            raise
         return value
+    if type(value) is _Stopped:
+        raise BudgetExceeded(value.reason)
+    return value
 
 
 def rendered(source: str | None, ctx: dict[str, Any]) -> str:
