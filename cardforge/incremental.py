@@ -53,8 +53,8 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
 
     ``jobs``: processes to use (1: everything in this process; more starts a pool, forked,
     or spawned when this process runs other threads: :func:`cardforge.util.processes.fork_safe`).
-    ``use_cache``: False renders and
-    writes every output afresh and neither reads nor writes ``output/.cache``.
+    ``use_cache``: False renders and writes every output afresh and neither reads nor
+    writes ``output/.cache``.
     ``progress(slug, cards drawn, cards in all)`` is called as decks are drawn, and with
     the full count for a deck taken from the cache. A game with errors is not built unless
     ``force`` (then with a ``build-forced`` warning). ``only``: the outputs to build (by

@@ -1,8 +1,8 @@
 """Worker processes of a build: how many, the pool that runs its tasks, and their progress.
 
 :func:`pool` gives :func:`cardforge.incremental.build_games` a process pool of ``jobs``
-workers (forked; spawned when another thread runs beside the build, as in ``watch``: see
-:func:`cardforge.util.processes.fork_safe`), or for one job a stand-in that runs each task
+workers (forked; spawned when another thread runs beside the build, as in a program that
+serves pages: see :func:`cardforge.util.processes.fork_safe`), or for one job a stand-in that runs each task
 at once in this process, with a queue that carries deck progress (``(slug, cards drawn)``)
 back from the workers. The low-level helpers every worker uses (:func:`default_jobs`,
 :func:`die_with_parent`, :func:`pool_context`) are in :mod:`cardforge.util.processes`.
@@ -79,7 +79,7 @@ class Pool:
         if self.executor is None:
             from concurrent.futures import ProcessPoolExecutor
 
-            context = pool_context()  # forked, unless another thread runs here (watch, serve)
+            context = pool_context()  # forked, unless another thread runs in this process
             self.queue = context.SimpleQueue()
             self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_worker,
                                                 initargs=(self.queue,))

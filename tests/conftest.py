@@ -250,11 +250,17 @@ def pytest_xdist_make_scheduler(config, log):
     return ByModule(config, log)
 
 
+_LAST_SERVED = pytest.StashKey[str]()  # the node id of the last test using served_gate ("" for none)
+
+
 def pytest_runtest_teardown(item, nextitem):
     """Stop the server of ``served_gate`` after the last test of the run that uses it (its
     tests run in collection order on one worker: ONE_WORKER); stopping it twice is harmless."""
-    users = [i for i in item.session.items if "served_gate" in getattr(i, "fixturenames", ())]
-    if users and item is users[-1] and item.funcargs.get("served_gate") is not None:
+    stash = item.session.stash
+    if _LAST_SERVED not in stash:
+        users = [i.nodeid for i in item.session.items if "served_gate" in getattr(i, "fixturenames", ())]
+        stash[_LAST_SERVED] = users[-1] if users else ""
+    if item.nodeid == stash[_LAST_SERVED] and item.funcargs.get("served_gate") is not None:
         item.funcargs["served_gate"].stop()
 
 

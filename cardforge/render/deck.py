@@ -244,8 +244,9 @@ def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit
     has delivered when its turn comes (not drawn yet, being drawn, failed or not
     replayable) is drawn here. This process never waits for a worker, so a busy machine
     costs at most the runs being drawn twice where the two meet, never a wait. No pool
-    beside another thread of this process (``watch``): a fork is not safe there
-    (:func:`cardforge.util.processes.fork_safe`), and the workers need this process's state."""
+    beside another thread of this process (a program serving pages, a notebook): a fork is
+    not safe there (:func:`cardforge.util.processes.fork_safe`), and the workers need this
+    process's state, which only a fork gives them."""
     from cardforge.util.processes import die_with_parent, fork_safe
 
     if jobs < 2 or len(missing) < 2 * jobs or not fork_safe():
