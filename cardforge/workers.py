@@ -9,6 +9,7 @@ back from the workers. The low-level helpers every worker uses (:func:`default_j
 """
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -82,7 +83,7 @@ class Pool:
             context = pool_context()  # forked, unless another thread runs in this process
             self.queue = context.SimpleQueue()
             self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_worker,
-                                                initargs=(self.queue,))
+                                                initargs=(self.queue, os.getpid()))
         return self.executor.submit(fn, *args)
 
     def drain(self) -> None:
@@ -119,10 +120,10 @@ def _warm_up() -> None:
         pass
 
 
-def _worker(queue) -> None:
+def _worker(queue, parent: int) -> None:
     global progress_queue
     progress_queue = queue
-    die_with_parent()
+    die_with_parent(parent)
 
 
 SOURCE_SUFFIXES = {".yaml", ".yml", ".csv", ".tsv", ".xlsx", ".ods", ".md"}  # what a compile reads (a catalog only with --lang)

@@ -378,3 +378,17 @@ def test_a_parallel_build_hands_the_pool_the_largest_pack_first_and_reports_in_t
     assert [p.name for p in workers.largest_first(packs, lambda p: p)] == ["big", "mini", "same"]
     results = build_games(Project(root), packs, jobs=2, use_cache=False, only=("deck.pdf",))
     assert [r.slug for r in results] == ["mini", "same", "big"] and all(r.ok for r in results)
+
+
+def test_a_worker_whose_parent_died_before_it_asked_to_die_with_it_ends_at_once():
+    """A build killed between starting a worker and the worker's call to die_with_parent is
+    gone before the kernel was asked to end the worker with it: the worker sees that its
+    parent is not the process that started it and ends, instead of waiting for tasks for ever."""
+    import subprocess
+    import sys
+
+    code = "import os; from cardforge.util.processes import die_with_parent; die_with_parent({}); print('alive')"
+    alive = subprocess.run([sys.executable, "-c", code.format("os.getppid()")], capture_output=True, text=True)
+    orphan = subprocess.run([sys.executable, "-c", code.format("os.getppid() + 1")], capture_output=True, text=True)
+    assert (alive.returncode, alive.stdout) == (0, "alive\n")
+    assert (orphan.returncode, orphan.stdout) == (1, "")

@@ -252,13 +252,14 @@ def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit
     if jobs < 2 or len(missing) < 2 * jobs or not fork_safe():
         return None, lambda i: None
     import multiprocessing
+    import os
 
     global _POOL_JOB
     size = max(1, min(CHUNK_SHEETS, len(missing) // (4 * jobs)))
     chunks = [missing[k:k + size] for k in range(0, len(missing), size)][::-1]
     _POOL_JOB = (game, layouts, options, units)
     try:
-        pool = multiprocessing.get_context("fork").Pool(jobs - 1, initializer=die_with_parent)
+        pool = multiprocessing.get_context("fork").Pool(jobs - 1, initializer=die_with_parent, initargs=(os.getpid(),))
     finally:
         _POOL_JOB = None
     results = pool.imap_unordered(_draw_chunk, chunks)

@@ -16,9 +16,13 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def die_with_parent() -> None:
-    """On Linux, ask the kernel to end this worker when the process that forked it dies (a
-    killed build must not leave workers behind); elsewhere the pool's own shutdown does."""
+def die_with_parent(parent: int | None = None) -> None:
+    """On Linux, ask the kernel to end this worker when the process that started it dies (a
+    killed build must not leave workers behind); elsewhere the pool's own shutdown does.
+
+    ``parent``: that process's id, read before the worker started. A parent killed between
+    starting the worker and this call is gone before the kernel was asked, so the worker
+    ends here at once when its parent is no longer ``parent``."""
     try:
         import ctypes
         import signal
@@ -26,6 +30,8 @@ def die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG
     except (OSError, AttributeError):
         pass
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
 
 
 def fork_safe() -> bool:
