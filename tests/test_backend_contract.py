@@ -1,4 +1,4 @@
-"""What the adapter (cardforge/render/backend.py) assumes of ReportLab, each checked on its
+"""What the adapter (cardforge/render/backend/) assumes of ReportLab, each checked on its
 own: a ReportLab release that breaks one fails here, by name, instead of as a deck PDF
 that differs somewhere deep."""
 from __future__ import annotations
@@ -293,3 +293,41 @@ def test_a_paragraph_wrapped_again_at_its_width_keeps_reportlabs_lines_and_heigh
     style.leading = 14  # a style changed in place is wrapped afresh, as ReportLab wraps it
     assert para.wrap(150, 1000) == fresh.wrap(150, 1000)
     assert fresh.height > first[1]
+
+
+def _drawn(paragraphs) -> bytes:
+    """The page ``paragraphs`` (wrapped already) draw one below the other."""
+    c = canvas()
+    y = 700
+    for para in paragraphs:
+        para.drawOn(c, 20, y - para.height)
+        y -= para.height + 10
+    c.showPage()
+    return saved(c)
+
+
+def test_paragraphs_of_one_markup_break_their_lines_once_and_a_split_leaves_the_shared_lines_whole(monkeypatch):
+    from cardforge.documents.readers import Paragraph as Ours
+
+    broken = []
+    original = Paragraph.breakLines
+    monkeypatch.setattr(Paragraph, "breakLines", lambda self, widths: broken.append(widths) or original(self, widths))
+    style = ParagraphStyle("s", fontName=SANS, fontSize=9, leading=11, alignment=4)  # justified: words re-spaced
+    text = "Draw <b>two</b> cards, then discard one of them face up beside the market row. " * 4
+    first, second = Ours(text, style), Ours(text, style)
+    assert first.wrap(140, 1000) == second.wrap(140, 1000)
+    assert len(broken) == 1 and first.blPara is second.blPara, "the same markup at the same width was broken twice"
+    own = Paragraph(text, style)
+    assert own.wrap(140, 1000) == first.wrap(140, 1000) and own._width_max == second._width_max
+
+    parts = first.split(140, 3 * 11)  # ReportLab's split rewrites the words of the lines it cuts
+    assert len(parts) == 2 and first.blPara is not second.blPara, "a split worked on the shared lines"
+    third = Ours(text, style)
+    third.wrap(140, 1000)
+    assert third.blPara is second.blPara
+    assert _drawn([second, third]) == _drawn([own, _wrapped(Paragraph(text, style))]), "the shared lines changed"
+
+
+def _wrapped(para):
+    para.wrap(140, 1000)
+    return para

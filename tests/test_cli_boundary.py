@@ -2,7 +2,7 @@
 
 - Typer's private modules (``typer._coercion``, ``typer._param_types``...) and private
   names (``typer.main._x``) are imported by one module only, the adapter
-  ``cardforge/cli/params.py``, as ReportLab's are by ``cardforge/render/backend.py``;
+  ``cardforge/cli/params.py``, as ReportLab's are by ``cardforge/render/backend/``;
 - every command-line option is declared once: no option string (``--root``, ``--jobs``)
   is written in two ``typer.Option(...)`` calls, so two commands cannot drift apart in
   its type, default or help. ``--format`` is the one exception: each command that has it

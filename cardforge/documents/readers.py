@@ -38,16 +38,21 @@ class Paragraph(platypus.Paragraph):
 
     def __init__(self, text, style=None, bulletText=None, frags=None, caseSensitive=1, encoding="utf8"):
         parsed = frags is None and style is not None  # here (a split part holds its parent's pictures)
+        key = None
         if parsed:
             bullet = bulletText or getattr(style, "bulletText", None)
             if bullet is None or isinstance(bullet, str):
+                key = (text, backend.style_key(style), bullet, caseSensitive)
                 text, frags, bulletText = backend.parse_paragraph(text, style, bullet, caseSensitive, _all_shared)
         super().__init__(text, style, bulletText, frags, caseSensitive, encoding)
         if parsed:
-            for picture in backend.paragraph_images(self):
+            pictures = backend.paragraph_images(self)
+            for picture in pictures:
                 shared = _BY_PATH.get(picture.src) if isinstance(picture.src, str) else None
                 if shared is not None:
                     picture.image = ImageReader(shared)
+            if key is not None and _all_shared(pictures):  # its lines depend on nothing but what it was parsed from
+                self._cardforge_key = key
 
     def wrap(self, availWidth, availHeight):
         """ReportLab's ``wrap``, without breaking the lines again when the last wrap was at
@@ -61,10 +66,19 @@ class Paragraph(platypus.Paragraph):
             self._cardforge_wrapped = (key, self.blPara)
         return result
 
+    def breakLines(self, width):
+        """ReportLab's ``breakLines``, once a process for each markup, style and widths
+        (see :func:`cardforge.render.backend.break_lines`)."""
+        key = self.__dict__.get("_cardforge_key")
+        if key is None:
+            return super().breakLines(width)
+        return backend.break_lines(self, width, (key, backend.style_key(self.style)), super().breakLines)
+
     def split(self, availWidth, availHeight):
-        """ReportLab's ``split``, after which the next wrap breaks the lines afresh (a split
-        may change the words of the lines it cut)."""
+        """ReportLab's ``split`` on lines of the paragraph's own, after which the next wrap
+        breaks the lines afresh (a split may change the words of the lines it cut)."""
         self.__dict__.pop("_cardforge_wrapped", None)
+        backend.own_lines(self, super().breakLines)
         return super().split(availWidth, availHeight)
 
 

@@ -1,0 +1,111 @@
+"""Platypus: a table's measured rows, a contents' entries, a paragraph's parse and its
+broken lines (see :mod:`cardforge.render.backend`)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from cardforge.cache.registry import LINE_BREAKS, PARAGRAPHS
+
+# -- tables and contents --------------------------------------------------------------------
+
+
+def table_row_heights(table) -> list[float]:
+    """The height (pt) of each row of a platypus ``Table`` as its last ``wrap`` laid it out
+    (header rows included). Raises ``AttributeError`` before the table is wrapped."""
+    return list(table._rowHeights)
+
+
+def contents_entries(toc) -> list[tuple]:
+    """The entries ``(level, text, page, key)`` a ``TableOfContents`` printed in the pass
+    just built (those ``addEntries`` would give the next pass)."""
+    return [tuple(entry) for entry in toc._lastEntries]
+
+
+def kept_together(flowable) -> list:
+    """The flowables a platypus ``KeepTogether`` holds, in order; [] for any other flowable."""
+    from reportlab.platypus import KeepTogether
+
+    return list(flowable._content) if isinstance(flowable, KeepTogether) else []
+
+
+_PARSED = PARAGRAPHS.mapping()  # (markup, style key, bullet, case) -> (text, frags, bullet frags)
+_STYLES = PARAGRAPHS.mapping()  # id(style) -> (style, its settings as read, its style_key)
+
+
+def parse_paragraph(text: str, style, bullet: str | None, case_sensitive: int = 1,
+                    reusable: Callable[[list], bool] = lambda pictures: True) -> tuple[str, list, object]:
+    """``(text cleaned, fragments, bullet)`` for ``Paragraph(text, style, bullet, frags=...)``:
+    ReportLab's parse of ``text``, once a process for each markup, :func:`style_key` and bullet
+    while ``reusable(pictures)`` holds (pictures are read when parsed); fresh copies of the
+    fragments each call. Raises ``ValueError`` for markup ReportLab cannot parse."""
+    from reportlab.platypus.paragraph import ParaParser, cleanBlockQuotedText, textTransformFrags
+
+    key = (text, style_key(style), bullet, case_sensitive)
+    parsed = _PARSED.get(key)
+    if parsed is None or not reusable(_pictures(parsed[1])):
+        cleaned = cleanBlockQuotedText(text)
+        parser = ParaParser()
+        parser.caseSensitive = case_sensitive
+        _, frags, bullet_frags = parser.parse(cleaned, style)
+        if frags is None:
+            raise ValueError(f"xml parser error ({parser.errors[0]}) in paragraph beginning\n'{text[:30]}'")
+        textTransformFrags(frags, style)
+        parsed = (cleaned, frags, bullet_frags or bullet)
+        if not reusable(_pictures(frags)):
+            return parsed
+        _PARSED[key] = parsed
+    cleaned, frags, bullet = parsed
+    return cleaned, [_copy(f) for f in frags], [_copy(f) for f in bullet] if isinstance(bullet, list) else bullet
+
+
+_BROKEN = LINE_BREAKS.mapping()  # (parse key, widths) -> (lines, what breaking them sets on the paragraph)
+_BREAK_STATE = ("_width_max", "_splitLongWordCount", "_hyphenations")
+
+
+def break_lines(paragraph, widths: list[float], key: tuple, fresh: Callable[[list[float]], object]):
+    """``paragraph``'s lines broken at ``widths`` (pt: the first line's, the others'), as
+    ``fresh(widths)`` (ReportLab's ``breakLines``) breaks them: once a process for each
+    ``key`` (what the paragraph was parsed from, see :func:`parse_paragraph`) and widths,
+    the lines then shared by every paragraph of that key (see :func:`own_lines`)."""
+    kept = _BROKEN.get((key, tuple(widths)))
+    if kept is None:
+        kept = _BROKEN[(key, tuple(widths))] = (fresh(widths), tuple(getattr(paragraph, n) for n in _BREAK_STATE))
+    else:
+        for name, value in zip(_BREAK_STATE, kept[1]):
+            setattr(paragraph, name, value)
+        paragraph.height = 0
+    paragraph._cardforge_shared = kept[0]
+    return kept[0]
+
+
+def own_lines(paragraph, fresh: Callable[[list[float]], object]) -> None:
+    """Break ``paragraph``'s lines again, at its last widths, when it shares them (see
+    :func:`break_lines`): ReportLab's ``split`` changes the words of the lines it cuts."""
+    lines = paragraph.__dict__.get("blPara")
+    if lines is not None and lines is getattr(paragraph, "_cardforge_shared", None):
+        paragraph.blPara = fresh(paragraph._wrapWidths)
+
+
+def _copy(frag):
+    picture = getattr(frag, "cbDefn", None)
+    return frag.clone(cbDefn=picture.clone()) if picture is not None and hasattr(picture, "clone") else frag.clone()
+
+
+def style_key(style) -> tuple:
+    """A ``ParagraphStyle``'s settings as a hashable value (anew when changed in place)."""
+    kept = _STYLES.get(id(style))
+    if kept is None or kept[0] is not style or kept[1] != style.__dict__:
+        settings = dict(style.__dict__)
+        kept = _STYLES[id(style)] = (style, settings, tuple(sorted((k, repr(v)) for k, v in settings.items())))
+    return kept[2]
+
+
+def paragraph_images(paragraph) -> list:
+    """The pictures of a ``Paragraph``'s ``<img>`` tags, in order: objects whose ``src``
+    is the tag's source and whose ``image`` is the ``ImageReader`` that will draw it
+    (replace it to draw from another reader)."""
+    return _pictures(paragraph.frags)
+
+
+def _pictures(frags: list) -> list:
+    return [frag.cbDefn for frag in frags if getattr(getattr(frag, "cbDefn", None), "kind", None) == "img"]
