@@ -1,5 +1,6 @@
 """The incremental, parallel build of several games: what ``cardforge build`` and
-``cardforge watch`` run, and what a live preview calls.
+``cardforge watch`` run, and what a live preview calls (``cardforge check`` runs
+:mod:`cardforge.checking`, which reads and writes the same diagnostics entries).
 
 For each game the inputs are hashed first (:mod:`cardforge.cache`); a game whose checks
 and outputs are all in the cache is neither loaded nor drawn: its stored diagnostics are
@@ -26,7 +27,7 @@ from cardforge.cache import (Entry, Store, artefact_key, inputs_unchanged, load_
                              save_digests)
 from cardforge.cache.registry import ARTEFACTS, DECK_PAGES, DIGESTS, RULES_MEMO
 from cardforge import workers
-from cardforge.util.diagnostics import BUILD_FORCED, Diagnostic, Severity, has_errors
+from cardforge.util.diagnostics import BUILD_FORCED, Diagnostic, has_errors
 from cardforge.staging import (OutputError, build_lock, discard, forced, leftovers, place, placing_failed, prepare,
                                stale_exports, staging_folder)
 
@@ -116,54 +117,17 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
     return results
 
 
+def checks_entry(lang: str | None = None) -> str:
+    """The artefact store's entry holding a game's diagnostics: ``checks``, ``checks-<lang>``
+    for a translation's."""
+    return _CHECKS if lang is None else f"{_CHECKS}-{lang}"
+
+
 def checks_key(inputs: str, project: Project, lang: str | None = None) -> str:
-    """The key a game's diagnostics are kept under (the ``checks`` entry of the artefact
-    store, ``checks-<lang>`` for a translation's): its inputs (:func:`cardforge.cache.pack_inputs`,
-    its catalogs included), not the build options, which change no diagnostic a check
-    reports. ``build`` and ``check`` share the entry."""
-    return artefact_key(inputs, _CHECKS if lang is None else f"{_CHECKS}-{lang}", "", project.output)
-
-
-def check_games(project: Project, packs: list[Path], *, use_cache: bool = True, lang: str | None = None) -> list[Diagnostic]:
-    """The diagnostics of every game of ``packs`` (what ``cardforge check`` prints), in order.
-
-    A game whose inputs are unchanged reports the diagnostics stored by the last build or
-    check (the same cache entry); any other game is compiled and its diagnostics stored.
-    ``use_cache``: False compiles every game and neither reads nor writes the cache.
-    ``lang``: a translation of the packs: the findings about its catalog (at the catalog's
-    lines) and the errors that would stop it printing, kept in a cache entry of their own.
-    """
-    store = Store(project.output) if use_cache and ARTEFACTS.enabled else None
-    if store and DIGESTS.enabled:
-        load_digests(DIGESTS.folder(project.output))
-    problems: list[Diagnostic] = []
-    name = _CHECKS if lang is None else f"{_CHECKS}-{lang}"
-    for pack in packs:
-        key = inputs = None
-        if store:
-            try:
-                inputs = pack_inputs(pack, project.layouts)
-                key = checks_key(inputs, project, lang)
-            except OSError:  # unreadable input: the loader reports it
-                key = None
-            entry = store.get(pack.name, name, key) if key else None
-            if entry is not None:
-                problems += entry.notes[0]
-                store.touch(pack.name, name, key)
-                continue
-        compiled = compile_game(pack, project, lang)
-        if lang is not None:  # the source's findings are the source's to report
-            compiled.diagnostics = [d for d in compiled.diagnostics if d.file.endswith(".po") or d.severity is Severity.ERROR
-                                    or d.code.startswith("translation-")]
-        problems += compiled.diagnostics
-        if key and inputs_unchanged(pack, project.layouts, inputs):
-            loaded = compiled.game is not None and compiled.layouts is not None
-            store.put(pack.name, name, key, None,
-                      (list(compiled.diagnostics), loaded, compiled.game.total() if compiled.game else 0,
-                       compiled.game.data.get("build") if compiled.game else None))
-    if store and DIGESTS.enabled:
-        save_digests(DIGESTS.folder(project.output))
-    return problems
+    """The key a game's diagnostics are kept under (in :func:`checks_entry`): its inputs
+    (:func:`cardforge.cache.pack_inputs`, its catalogs included), not the build options,
+    which change no diagnostic a check reports. ``build`` and ``check`` share the entry."""
+    return artefact_key(inputs, checks_entry(lang), "", project.output)
 
 
 @dataclass

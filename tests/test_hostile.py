@@ -27,7 +27,7 @@ def test_an_internal_error_is_one_line_a_log_file_and_exit_2(tmp_path, monkeypat
     def broken(*args, **kwargs):
         raise RuntimeError("a bug in cardforge")
 
-    monkeypatch.setattr("cardforge.incremental.compile_game", broken)  # what check runs per game
+    monkeypatch.setattr("cardforge.checking.compile_game", broken)  # what check runs per game
     result = run_cli("check", "mini", "--root", str(root))
     assert result.exit_code == 2
     assert "error[internal-error]" in result.stderr and "please report it" in result.stderr.lower()

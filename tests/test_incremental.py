@@ -11,7 +11,8 @@ from cardforge import cache
 from cardforge.build import BuildOptions, Project
 from cardforge.cache import Store, version
 from cardforge.cache.registry import PROJECT_FOLDER as CACHE_FOLDER
-from cardforge.incremental import build_games, check_games
+from cardforge.checking import check_games
+from cardforge.incremental import build_games
 from cardforge.render.deck import DeckOptions
 from cardforge.util.diagnostics import Severity
 from cardforge.util.units import MM
@@ -220,6 +221,15 @@ def test_build_command_jobs_and_no_cache(tmp_path):
     assert result.exit_code == 0 and "cached" in result.output and "wrote" not in result.output
 
 
+def _compile_with(monkeypatch, compile_game) -> None:
+    """Compile every game with ``compile_game``: the build's and the check's (cardforge.checking)."""
+    import cardforge.checking as checking
+    import cardforge.incremental as incremental
+
+    monkeypatch.setattr(incremental, "compile_game", compile_game)
+    monkeypatch.setattr(checking, "compile_game", compile_game)
+
+
 def test_check_reports_stored_diagnostics_until_a_file_changes(tmp_path, monkeypatch):
     import cardforge.incremental as incremental
 
@@ -232,13 +242,13 @@ def test_check_reports_stored_diagnostics_until_a_file_changes(tmp_path, monkeyp
         raise AssertionError("compiled a game whose files did not change")
 
     real = incremental.compile_game
-    monkeypatch.setattr(incremental, "compile_game", no_compile)
+    _compile_with(monkeypatch, no_compile)
     assert check_games(project, packs) == first
     _edit(project.cards / "mini" / "cards.yaml", "power: 3", "power: 9")
-    monkeypatch.setattr(incremental, "compile_game", real)
+    _compile_with(monkeypatch, real)
     broken = check_games(project, packs)
     assert [d.code for d in broken] == ["rule-failed"] and broken[0].line > 0
-    monkeypatch.setattr(incremental, "compile_game", no_compile)
+    _compile_with(monkeypatch, no_compile)
     assert check_games(project, packs) == broken
     [built] = build(project)  # the build reads the same entry: not built, same diagnostics
     assert built.diagnostics == broken and built.written == []
@@ -269,9 +279,9 @@ def test_a_file_saved_while_the_game_is_read_is_not_stored_as_the_older_files(tm
     def run():
         return check_games(project, packs) if command == "check" else build(project)
 
-    monkeypatch.setattr(incremental, "compile_game", saved_meanwhile)
+    _compile_with(monkeypatch, saved_meanwhile)
     assert codes(run()) == ["rule-failed"]  # what was read: the new file
-    monkeypatch.setattr(incremental, "compile_game", real)
+    _compile_with(monkeypatch, real)
     cards.write_bytes(good)  # the designer undoes the save
     again = run()
     assert codes(again) == []
@@ -333,12 +343,12 @@ def test_the_same_project_from_another_folder_is_served_from_the_cache(tmp_path,
     def no_compile(*args):
         raise AssertionError("compiled a game whose files did not change")
 
-    monkeypatch.setattr(incremental, "compile_game", no_compile)
+    _compile_with(monkeypatch, no_compile)
     monkeypatch.chdir(tmp_path / "again")
     assert check_games(project, packs) == first
     # from the project folder the same files print otherwise: checked afresh, never the stored text
     monkeypatch.chdir(project.root)
-    monkeypatch.setattr(incremental, "compile_game", real)
+    _compile_with(monkeypatch, real)
     here = check_games(project, packs)
     assert here == check_games(project, packs, use_cache=False)
     assert here[0].file == "cards/mini/cards.yaml"
@@ -392,3 +402,31 @@ def test_a_worker_whose_parent_died_before_it_asked_to_die_with_it_ends_at_once(
     orphan = subprocess.run([sys.executable, "-c", code.format("os.getppid() + 1")], capture_output=True, text=True)
     assert (alive.returncode, alive.stdout) == (0, "alive\n")
     assert (orphan.returncode, orphan.stdout) == (1, "")
+
+
+def test_a_check_of_a_game_and_its_translation_side_by_side_reports_what_one_process_reports(tmp_path, monkeypatch):
+    """``cardforge check`` compiles the games it has no diagnostics for in a pool (after an
+    edit: the game and its translation at once); what it reports, and what it keeps for the
+    next check, is what one process finds."""
+    from cardforge.checking import check_languages
+    from cardforge.cli.translate import language_plan
+
+    root = make_project(tmp_path, "through-the-gate")
+    project = Project(root)
+    packs, _ = project.packs(None)
+    plan, _ = language_plan(packs, "all")
+    assert len(plan) == 2, "through-the-gate ships one translation"
+    alone = check_languages(project, plan, use_cache=False, jobs=1)
+    assert all(alone.values()), "each language has findings to compare"
+    side_by_side = check_languages(project, plan, jobs=2)
+    assert side_by_side == alone
+
+    def no_compile(*args):
+        raise AssertionError("compiled a game whose diagnostics the pool kept")
+
+    _compile_with(monkeypatch, no_compile)
+    assert check_languages(project, plan, jobs=2) == alone
+    result = run_cli("check", "--lang", "all", "--format", "json", "--root", str(root))
+    monkeypatch.undo()
+    one = run_cli("check", "--lang", "all", "--format", "json", "--no-cache", "--jobs", "1", "--root", str(root))
+    assert result.stdout == one.stdout and result.exit_code == one.exit_code

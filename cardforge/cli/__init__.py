@@ -264,13 +264,15 @@ def check(
     strict: Annotated[bool, typer.Option("--strict", help="Exit 1 on warnings too.")] = False,
     no_cache: NoCache = False,
     lang: Lang = None,
+    jobs: Jobs = None,
     root: Root = Path("."),
 ) -> None:
     """Validate and cross-check game packs without writing any output.
 
-    Every card against its type's JSON Schema, then the consistency checks (references, counts, face-down stacks, components, icons, glossary, text fit, the pack's declarative rules, the rules sources). Prints diagnostics as file:line:col: severity[code]: message; `cardforge codes` lists the codes. A game whose files have not changed since the last build or check reports the diagnostics kept in output/.cache.
+    Every card against its type's JSON Schema, then the consistency checks (references, counts, face-down stacks, components, icons, glossary, text fit, the pack's declarative rules, the rules sources). Prints diagnostics as file:line:col: severity[code]: message; `cardforge codes` lists the codes. A game whose files have not changed since the last build or check reports the diagnostics kept in output/.cache; the others (and their translations) are checked side by side, one process per core.
     """
-    from cardforge.incremental import check_games
+    from cardforge.checking import check_languages
+    from cardforge.util.processes import default_jobs
 
     project = Project(root.resolve())
     packs, problems = project.packs(games)
@@ -281,8 +283,8 @@ def check(
     from cardforge.cli.translate import unrepeated
 
     source_found: list = []
-    for code, chosen in plan.items():  # the source first: a translation reports what is its own
-        found = check_games(project, chosen, use_cache=not no_cache, lang=code)
+    checked = check_languages(project, plan, use_cache=not no_cache, jobs=jobs or default_jobs())
+    for code, found in checked.items():  # the source first: a translation reports what is its own
         problems += found if code is None else unrepeated(found, source_found)
         source_found += found if code is None else []
     problems = list(dict.fromkeys(problems))  # `languages:` is judged by the source and by each translation alike
