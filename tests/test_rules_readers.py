@@ -43,3 +43,26 @@ def test_icons_are_decoded_once_and_the_pdf_is_unchanged(tmp_path, monkeypatch):
         render_reference(game, tmp_path / "own.pdf")
     assert len(decoded) > 5 * len(shared)
     assert (tmp_path / "shared.pdf").read_bytes() == (tmp_path / "own.pdf").read_bytes()
+
+
+def test_paragraphs_share_their_lines_only_while_their_pictures_are_the_same(tmp_path):
+    from PIL import Image
+    from reportlab.lib.styles import ParagraphStyle
+
+    from cardforge.render import fonts
+
+    picture = tmp_path / "coin.png"
+    style = ParagraphStyle("p", fontName=fonts.pdf_name("sans"), fontSize=9, leading=11)
+    text = f'Pay <img src="{picture}" width="9" height="9"/> to draw two cards, then discard one of them. ' * 2
+    made = []
+    for color in ("red", "red", "blue"):  # the same file, written again
+        Image.new("RGB", (4, 4), color).save(picture)
+        reader = readers.share(picture, picture.read_bytes())  # held while the paragraph is laid out
+        para = readers.Paragraph(text, style)
+        pixels = backend.paragraph_images(para)[0].image.getRGBData()
+        para.wrap(150, 1000)
+        made.append((reader, para, pixels))
+    (_, red, red_pixels), (_, red_again, _), (_, blue, blue_pixels) = made
+    assert red_pixels != blue_pixels
+    assert red_again.blPara is red.blPara, "the same markup and picture was broken into lines twice"
+    assert blue.blPara is not red.blPara, "a picture of other content was drawn from lines kept for the first"

@@ -13,7 +13,8 @@ an image is written from its decoded pixels, which do not depend on the reader.
 The same paragraphs are made and wrapped again and again (a sheet planned at each size, a
 table measured, then placed): :class:`Paragraph` parses each markup once per process (its
 pictures all shared ones, see :func:`cardforge.render.backend.parse_paragraph`) and breaks
-its lines once per width in a row.
+its lines once per width in a row; paragraphs of one markup, style and pictures (by their
+content) share the lines broken at the same widths (:func:`cardforge.render.backend.break_lines`).
 """
 from __future__ import annotations
 
@@ -51,8 +52,10 @@ class Paragraph(platypus.Paragraph):
                 shared = _BY_PATH.get(picture.src) if isinstance(picture.src, str) else None
                 if shared is not None:
                     picture.image = ImageReader(shared)
-            if key is not None and _all_shared(pictures):  # its lines depend on nothing but what it was parsed from
-                self._cardforge_key = key
+            if key is not None and _all_shared(pictures):  # its lines depend on its markup and pictures alone
+                digests = tuple(getattr(_BY_PATH.get(p.src), "_cardforge_digest", None) for p in pictures)
+                if None not in digests:
+                    self._cardforge_key = key + digests
 
     def wrap(self, availWidth, availHeight):
         """ReportLab's ``wrap``, without breaking the lines again when the last wrap was at
@@ -98,5 +101,6 @@ def share(path: Path, png: bytes) -> ImageReader:
         decoded = ImageReader(str(path))
     _BY_CONTENT[digest] = decoded  # the newest last
     reader = ImageReader(decoded)  # the same state, its own object
+    reader._cardforge_digest = digest  # what a paragraph's lines drawing it are kept under
     _BY_PATH[str(path)] = reader
     return reader

@@ -66,7 +66,9 @@ def break_lines(paragraph, widths: list[float], key: tuple, fresh: Callable[[lis
     """``paragraph``'s lines broken at ``widths`` (pt: the first line's, the others'), as
     ``fresh(widths)`` (ReportLab's ``breakLines``) breaks them: once a process for each
     ``key`` (what the paragraph was parsed from, see :func:`parse_paragraph`) and widths,
-    the lines then shared by every paragraph of that key (see :func:`own_lines`)."""
+    the lines then shared by every paragraph of that key (see :func:`own_lines`). A
+    paragraph given shared lines keeps its parsed fragments (ReportLab's own break swaps them
+    for its word list; both read alike wherever ReportLab reads fragments)."""
     kept = _BROKEN.get((key, tuple(widths)))
     if kept is None:
         kept = _BROKEN[(key, tuple(widths))] = (fresh(widths), tuple(getattr(paragraph, n) for n in _BREAK_STATE))
