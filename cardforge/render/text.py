@@ -57,26 +57,37 @@ def _draw(canvas: Canvas, block: Block, style: TextStyle, x: float, y: float, bo
             cx = x + box_w - line.width
         else:
             cx = x
-        run: list[Piece] = []  # consecutive text of one face and colour, drawn as one string
+        run: list[str] = []  # consecutive text of one face, colour and scale, drawn as one string
+        run_key = None  # that face, colour and scale
         run_x = cx
-        for piece in line.pieces + [Piece("end", "", "", 0.0)]:
-            if run and (piece.kind != "text" or (piece.face, _ink(piece, color), piece.scale)
-                        != (run[0].face, _ink(run[0], color), run[0].scale)):
-                if run[-1].value == " ":
-                    run.pop()
-                canvas.setFillColor(_ink(run[0], color))
-                canvas.setFont(fonts.pdf_name(run[0].face), size * run[0].scale)
-                canvas.drawString(run_x, baseline, "".join(p.value for p in run))
+        for piece in line.pieces:
+            kind = piece.kind
+            key = (piece.face, _ink(piece, color), piece.scale) if kind == "text" else None
+            if run and key != run_key:
+                _draw_run(canvas, run, run_key, size, run_x, baseline)
                 run = []
-            if piece.kind == "icon" and piece.icon is not None:
+            if kind == "icon" and piece.icon is not None:
                 ih = icon_h * piece.scale
                 stamp.draw(piece.icon, cx + size * piece.scale * style.icon_scale * 0.025, baseline - ih * ICON_DROP, ih,
                            style.icon_color)  # a template colour is rendered by the caller
-            elif piece.kind == "text" and (run or piece.value != " "):
+            elif kind == "text" and (run or piece.value != " "):
                 if not run:
-                    run_x = cx
-                run.append(piece)
+                    run_x, run_key = cx, key
+                run.append(piece.value)
             cx += piece.width
+        if run:
+            _draw_run(canvas, run, run_key, size, run_x, baseline)
+
+
+def _draw_run(canvas: Canvas, run: list[str], key: tuple, size: float, x: float, baseline: float) -> None:
+    """One string of consecutive text pieces (``key``: their face, colour and scale), without
+    a trailing space, its baseline's left end at (x, baseline) pt."""
+    if run[-1] == " ":
+        run.pop()
+    face, ink, scale = key
+    canvas.setFillColor(ink)
+    canvas.setFont(fonts.pdf_name(face), size * scale)
+    canvas.drawString(x, baseline, "".join(run))
 
 
 ICON_TEXT_MIDDLE = 0.36  # ems above the baseline of a text icon's middle (DejaVu's cap height halved)
