@@ -309,16 +309,12 @@ def _print_shop(compiled: Compiled, staging: Path, options: BuildOptions, progre
     return export_print_shop(compiled.game, compiled.layouts, staging / "print-shop", options.dpi)
 
 
-def _tts(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
-    from cardforge.export.tts import export_tts
+def _tabletop(compiled: Compiled, staging: Path, options: BuildOptions, progress,
+              names: tuple[str, ...] = ()) -> object:
+    """The Tabletop exports ``names`` (``tts``, ``ttpg``), both from one drawing of the cards."""
+    from cardforge.export.ttpg import export_tabletop
 
-    return export_tts(compiled.game, compiled.layouts, staging / "tts", url_base=options.tts_url_base)
-
-
-def _ttpg(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
-    from cardforge.export.ttpg import export_ttpg
-
-    return export_ttpg(compiled.game, compiled.layouts, staging / "ttpg")
+    return export_tabletop(compiled.game, compiled.layouts, staging, tuple(names), url_base=options.tts_url_base)
 
 
 def _reference(compiled: Compiled, staging: Path, options: BuildOptions, progress, memo=None) -> object:
@@ -329,16 +325,24 @@ def _reference(compiled: Compiled, staging: Path, options: BuildOptions, progres
     return []
 
 
+TABLETOP = ("tts", "ttpg")  # drawn once for both when a build writes both: one task, "tts+ttpg" (see tasks)
+
+
+def tasks(names: list[str]) -> list[str]:
+    """The outputs ``names`` as render tasks for :func:`render_artefact`: one each, but the
+    two Tabletop exports as one task ``tts+ttpg`` when both are among them."""
+    if not all(name in names for name in TABLETOP):
+        return list(names)
+    return ["+".join(TABLETOP) if name == TABLETOP[0] else name for name in names if name not in TABLETOP[1:]]
+
+
 def artefacts(options: BuildOptions) -> list[tuple[str, Writer]]:
     """The outputs a build writes, in order: (name, writer)."""
     chosen: list[tuple[str, Writer]] = [("deck.pdf", _deck), ("rules.pdf", _rules_sheet), ("rulebook.pdf", _rulebook),
                                          ("rulebook.html", _rulebook_html), ("reference.pdf", _reference)]
     if "print-shop" in options.exports:
         chosen.append(("print-shop", _print_shop))
-    if "tts" in options.exports:
-        chosen.append(("tts", _tts))
-    if "ttpg" in options.exports:
-        chosen.append(("ttpg", _ttpg))
+    chosen += [(name, functools.partial(_tabletop, names=(name,))) for name in TABLETOP if name in options.exports]
     chosen += [(f"shop-{key}", functools.partial(_shop, key=key)) for key in options.shops]
     if "one-sided" in options.exports:
         chosen.append(("one-sided", _one_sided))
@@ -366,8 +370,8 @@ def failure(exc: Exception, game: Game) -> Diagnostic:
 def render_artefact(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
                     progress: Callable[[int], None] | None = None, *, page_store=None, jobs: int = 1,
                     memo=None) -> list[Diagnostic]:
-    """Render the output ``name`` (see :func:`artefacts`) of a compiled game into the folder
-    ``staging``; returns the notes its writer reported. For ``deck.pdf``, ``page_store`` is the
+    """Render the output ``name`` (see :func:`artefacts`; or a task of :func:`tasks` naming
+    several) of a compiled game into the folder ``staging``; returns the notes its writer reported. For ``deck.pdf``, ``page_store`` is the
     page cache (:class:`cardforge.render.pagecache.PageStore`) and ``jobs`` the processes that
     may draw its sheets; for the rules documents, ``memo`` is what their last build learnt
     (:class:`cardforge.documents.memo.Memo`). The files are the same either way.
@@ -379,7 +383,7 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
     from cardforge.render.sheet import ImpositionError
     from cardforge.sandbox import TemplateFailure
 
-    writer = dict(artefacts(options))[name]
+    writer = dict(artefacts(options))[name] if "+" not in name else functools.partial(_tabletop, names=name.split("+"))
     if writer is _deck and (page_store is not None or jobs > 1):
         from functools import partial
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardforge.build import (BuildOptions, BuildResult, BuildSettings, Compiled, Project, RenderError, artefacts,
-                             compile_game, drafted, render_artefact)
+                             compile_game, drafted, render_artefact, tasks)
 from cardforge.cache import (Entry, Store, artefact_key, inputs_unchanged, load_digests, pack_inputs, same_content,
                              save_digests)
 from cardforge.cache.registry import ARTEFACTS, DECK_PAGES, DIGESTS, RULES_MEMO
@@ -87,7 +87,7 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
                     return
                 running[pool.submit(_compile, game.pack, project, game.lang)] = (game, _CHECKS)
                 return
-            for name in sorted(game.missing, key=lambda n: _COST.get(n, 2)):
+            for name in tasks(sorted(game.missing, key=lambda n: _COST.get(n, 2))):  # tts+ttpg drawn once
                 running[pool.submit(_render, game.compiled, name, game.staging, game.options, game.caches(),
                                     deck_jobs or jobs)] = (game, name)
 
@@ -249,14 +249,18 @@ class _Game:
             return False
         return True
 
-    def rendered_now(self, name: str, notes: list[Diagnostic], errors: list[Diagnostic] | None) -> None:
+    def rendered_now(self, task: str, notes: list[Diagnostic], errors: list[Diagnostic] | None) -> None:
+        """A render task (one output, or several: see :func:`cardforge.build.tasks`) ended:
+        keep its notes (on its first output) and store each output in the cache."""
         if errors is not None:
             self.errors = (self.errors or []) + errors
             return
-        self.notes[name] = notes
-        if self.store is not None and inputs_unchanged(self.pack, self.project.layouts, self.inputs):
-            produced = self.staging / name
-            self.store.put(self.slug, name, self.keys[name], produced if produced.exists() else None, notes)
+        unchanged = self.store is not None and inputs_unchanged(self.pack, self.project.layouts, self.inputs)
+        for n, name in enumerate(task.split("+")):
+            self.notes[name] = notes if n == 0 else []
+            if unchanged:
+                produced = self.staging / name
+                self.store.put(self.slug, name, self.keys[name], produced if produced.exists() else None, self.notes[name])
 
     def finish(self) -> BuildResult:
         """Move the staged outputs into place (or drop them all if one failed)."""

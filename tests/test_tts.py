@@ -325,3 +325,36 @@ def test_a_deck_tts_needs_as_several_sheets_is_one_ttpg_template(tts_built):
     assert set(stacks) == set(sheets)  # one TTPG template per TTS saved object, however many sheets
     assert max(len(t["Indices"]) for t in stacks.values()) > 69
     assert sum(len(t["Indices"]) for t in stacks.values()) == sum(c.quantity for c in compiled.game.cards)
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_both_tabletop_exports_draw_each_card_once_and_write_what_each_writes_alone(tmp_path, monkeypatch):
+    """A build with both Tabletop exports draws each card's faces once for the two (one task,
+    see cardforge.build.tasks) and writes, byte for byte, what each export writes alone."""
+    import shutil
+
+    import cardforge.export.tts as tts_export
+
+    drawn: list[str] = []
+    real = tts_export._faces
+
+    def counted(cards, *args):
+        drawn.extend(card.name for card in cards)
+        return real(cards, *args)
+
+    roots = {}
+    for exports in (["tts", "ttpg"], ["tts"], ["ttpg"]):
+        root = roots["+".join(exports)] = tmp_path / "+".join(exports)
+        shutil.copytree(FIXTURES / "tiers", root)
+        if len(exports) == 2:
+            monkeypatch.setattr(tts_export, "_faces", counted)
+        build_only(root, "tiers", *exports, export=exports)
+        monkeypatch.setattr(tts_export, "_faces", real)
+    cards = [card.name for card in _compiled(roots["tts+ttpg"], "tiers").game.cards]
+    assert sorted(drawn) == sorted(cards), "with both exports, each card is drawn once"
+    for export in ("tts", "ttpg"):
+        together, alone = (_files(roots[name] / "output" / "tiers" / export) for name in ("tts+ttpg", export))
+        assert together and together == alone

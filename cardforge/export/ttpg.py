@@ -38,6 +38,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from cardforge.export import tts
 from cardforge.export.tts import Group, card_pixels, drawn_groups
 from cardforge.layout import LayoutSet
 from cardforge.model import Game
@@ -118,28 +119,63 @@ def card_template(name: str, template_guid: str, front: str, back: str, per_card
 def export_ttpg(game: Game, layouts: LayoutSet, folder: Path) -> list[Path]:
     """Write each group's card template and atlases under ``folder`` (``Templates/<game>/``
     and ``Textures/<game>/``); returns the files written."""
+    _folders(game, folder)
+    written: list[Path] = []
+    for group in drawn_groups(game, layouts):
+        written += write_group(game, layouts, group, folder)
+    return written
+
+
+def export_tabletop(game: Game, layouts: LayoutSet, folder: Path, names: tuple[str, ...] = ("tts", "ttpg"),
+                    url_base: str | None = None) -> list[Path]:
+    """The Tabletop exports ``names`` into ``folder``: ``tts`` (Tabletop Simulator,
+    :func:`~cardforge.export.tts.export_tts`) into ``folder/tts``, ``ttpg`` (:func:`export_ttpg`)
+    into ``folder/ttpg``. Both are written from one drawing of the cards, one group at a
+    time (no more images held than for one export): the same files as each writes on its
+    own. Returns the files written."""
+    if names == ("tts",):
+        return tts.export_tts(game, layouts, folder / "tts", url_base=url_base)
+    if names == ("ttpg",):
+        return export_ttpg(game, layouts, folder / "ttpg")
+    if set(names) != {"tts", "ttpg"}:
+        raise ValueError(f"no Tabletop export {names!r}: tts, ttpg or both")
+    (folder / "tts").mkdir(parents=True, exist_ok=True)
+    _folders(game, folder / "ttpg")
+    written: list[Path] = []
+    taken: set[int] = set()
+    for g, group in enumerate(drawn_groups(game, layouts)):
+        written += tts.write_group(game, g, group, folder / "tts", taken, url_base)
+        written += write_group(game, layouts, group, folder / "ttpg")
+    return written
+
+
+def _folders(game: Game, folder: Path) -> tuple[Path, Path]:
+    """The game's ``Templates/`` and ``Textures/`` folders under ``folder``, made if missing."""
     templates, textures = folder / "Templates" / game.slug, folder / "Textures" / game.slug
     templates.mkdir(parents=True, exist_ok=True)
     textures.mkdir(parents=True, exist_ok=True)
-    written: list[Path] = []
-    for group in drawn_groups(game, layouts):
-        corner = layouts.for_card(group.cards[0]).corner
-        cards, fronts, backs, cols, rows = one_atlas(group)
-        stem = f"{game.slug}-{group.name}"
-        front = textures / f"{stem}-faces.png"
-        _sheet(fronts, cols, rows).save(front)
-        if group.unique_back:
-            back = textures / f"{stem}-backs.png"
-            _sheet(backs, cols, rows).save(back)
-        else:
-            back = textures / f"{stem}-back.png"
-            backs[0].save(back)
-        indices = [i for i, card in enumerate(cards) for _ in range(card.quantity)]
-        template = card_template(
-            f"{game.title}: {group.name}", guid(game.slug, group.name), f"{game.slug}/{front.name}",
-            f"{game.slug}/{back.name}", group.unique_back, cols, rows, group.size, model(group.shape, corner), indices,
-            {i: c.name for i, c in enumerate(cards)}, {i: [c.type] for i, c in enumerate(cards)})
-        path = templates / f"{stem}.json"
-        path.write_text(json.dumps(template, indent="\t", ensure_ascii=False))
-        written += [front, back, path]
-    return written
+    return templates, textures
+
+
+def write_group(game: Game, layouts: LayoutSet, group: Group, folder: Path) -> list[Path]:
+    """Write ``group``'s card template and atlases under ``folder``; returns the files written."""
+    templates, textures = _folders(game, folder)
+    corner = layouts.for_card(group.cards[0]).corner
+    cards, fronts, backs, cols, rows = one_atlas(group)
+    stem = f"{game.slug}-{group.name}"
+    front = textures / f"{stem}-faces.png"
+    _sheet(fronts, cols, rows).save(front)
+    if group.unique_back:
+        back = textures / f"{stem}-backs.png"
+        _sheet(backs, cols, rows).save(back)
+    else:
+        back = textures / f"{stem}-back.png"
+        backs[0].save(back)
+    indices = [i for i, card in enumerate(cards) for _ in range(card.quantity)]
+    template = card_template(
+        f"{game.title}: {group.name}", guid(game.slug, group.name), f"{game.slug}/{front.name}",
+        f"{game.slug}/{back.name}", group.unique_back, cols, rows, group.size, model(group.shape, corner), indices,
+        {i: c.name for i, c in enumerate(cards)}, {i: [c.type] for i, c in enumerate(cards)})
+    path = templates / f"{stem}.json"
+    path.write_text(json.dumps(template, indent="\t", ensure_ascii=False))
+    return [front, back, path]

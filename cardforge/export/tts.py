@@ -182,45 +182,53 @@ def export_tts(game: Game, layouts: LayoutSet, folder: Path, url_base: str | Non
     written: list[Path] = []
     taken: set[int] = set()
     for g, group in enumerate(drawn_groups(game, layouts)):
-        name, size, shape, unique_back = group.name, group.size, group.shape, group.unique_back
-        sx, sz = scale(size, shape)
-        sideways = size[0] > size[1]
-        deck_ids, contained = [], []
-        for s, atlas in enumerate(group.atlases, 1):
-            stem = f"{game.slug}-{name}" + (f"-{s}" if len(group.atlases) > 1 else "")
-            face_path = folder / f"{stem}-faces.png"
-            atlas.faces_sheet().save(face_path)
-            if unique_back:
-                back_path = folder / f"{stem}-backs.png"
-                atlas.backs_sheet().save(back_path)
-            else:
-                back_path = folder / f"{stem}-back.png"
-                atlas.backs[0].save(back_path)
-            written += [face_path, back_path]
-            key = deck_key(game.slug, name, s, taken)
-            custom = {str(key): {"FaceURL": _url(face_path.name, url_base), "BackURL": _url(back_path.name, url_base),
-                                 "NumWidth": atlas.cols, "NumHeight": atlas.rows, "BackIsHidden": True,
-                                 "UniqueBack": unique_back, "Type": group.tts_type}}
-            for i, card in enumerate(atlas.cards):
-                for _ in range(card.quantity):
-                    deck_ids.append(key * 100 + i)
-                    contained.append(_card(card, key * 100 + i, custom, sx, sz, sideways))
-        if len(contained) == 1:
-            state = contained[0]
-            state["Transform"] = _transform(g * 4.0, sx, sz)
+        written += write_group(game, g, group, folder, taken, url_base)
+    return written
+
+
+def write_group(game: Game, g: int, group: Group, folder: Path, taken: set[int], url_base: str | None) -> list[Path]:
+    """Write the ``g``-th group's sheets and saved object into ``folder`` (``taken``: the deck
+    keys the game's earlier groups took, see :func:`deck_key`); returns the files written."""
+    name, size, shape, unique_back = group.name, group.size, group.shape, group.unique_back
+    sx, sz = scale(size, shape)
+    sideways = size[0] > size[1]
+    written: list[Path] = []
+    deck_ids, contained = [], []
+    for s, atlas in enumerate(group.atlases, 1):
+        stem = f"{game.slug}-{name}" + (f"-{s}" if len(group.atlases) > 1 else "")
+        face_path = folder / f"{stem}-faces.png"
+        atlas.faces_sheet().save(face_path)
+        if unique_back:
+            back_path = folder / f"{stem}-backs.png"
+            atlas.backs_sheet().save(back_path)
         else:
-            custom_all = {}
-            for obj in contained:
-                custom_all.update(obj["CustomDeck"])
-            state = {"Name": "Deck", "Transform": _transform(g * 4.0, sx, sz), "Nickname": f"{game.title}: {name}",
-                     "Description": "", "Hands": False, "SidewaysCard": sideways, "DeckIDs": deck_ids,
-                     "CustomDeck": custom_all, "ContainedObjects": contained}
-        saved = folder / f"{game.slug}-{name}.json"
-        saved.write_text(json.dumps({"SaveName": f"{game.title}: {name}", "GameMode": "", "Date": "", "Table": "",
-                                     "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "",
-                                     "LuaScriptState": "", "ObjectStates": [state], "TabStates": {},
-                                     "VersionNumber": ""}, indent=2))
-        written.append(saved)
+            back_path = folder / f"{stem}-back.png"
+            atlas.backs[0].save(back_path)
+        written += [face_path, back_path]
+        key = deck_key(game.slug, name, s, taken)
+        custom = {str(key): {"FaceURL": _url(face_path.name, url_base), "BackURL": _url(back_path.name, url_base),
+                             "NumWidth": atlas.cols, "NumHeight": atlas.rows, "BackIsHidden": True,
+                             "UniqueBack": unique_back, "Type": group.tts_type}}
+        for i, card in enumerate(atlas.cards):
+            for _ in range(card.quantity):
+                deck_ids.append(key * 100 + i)
+                contained.append(_card(card, key * 100 + i, custom, sx, sz, sideways))
+    if len(contained) == 1:
+        state = contained[0]
+        state["Transform"] = _transform(g * 4.0, sx, sz)
+    else:
+        custom_all = {}
+        for obj in contained:
+            custom_all.update(obj["CustomDeck"])
+        state = {"Name": "Deck", "Transform": _transform(g * 4.0, sx, sz), "Nickname": f"{game.title}: {name}",
+                 "Description": "", "Hands": False, "SidewaysCard": sideways, "DeckIDs": deck_ids,
+                 "CustomDeck": custom_all, "ContainedObjects": contained}
+    saved = folder / f"{game.slug}-{name}.json"
+    saved.write_text(json.dumps({"SaveName": f"{game.title}: {name}", "GameMode": "", "Date": "", "Table": "",
+                                 "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "",
+                                 "LuaScriptState": "", "ObjectStates": [state], "TabStates": {},
+                                 "VersionNumber": ""}, indent=2))
+    written.append(saved)
     return written
 
 
