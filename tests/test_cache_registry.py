@@ -162,3 +162,29 @@ def test_a_cache_named_in_cardforge_cache_off_is_neither_read_nor_written(projec
     assert not any((project / "output" / PROJECT_FOLDER).rglob("deck-pages"))
     assert any((project / "output" / PROJECT_FOLDER).rglob("rules"))  # the others still work
     assert not (cache / "cardforge" / "yaml").exists() and (cache / "cardforge" / "verdicts").exists()
+
+
+def _build_reports_cairosvg(root: Path, cache: Path) -> bool:
+    """Build ``root`` with ``--no-cache`` in one fresh process (``--jobs 1``: nothing drawn
+    elsewhere) with ``XDG_CACHE_HOME=cache``; whether that process imported cairosvg."""
+    code = ("import sys\n"
+            "from cardforge.cli import app\n"
+            f"sys.argv = ['cardforge', 'build', '--no-cache', '--jobs', '1', '--root', {str(root)!r}]\n"
+            "try:\n    app()\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
+            "print('cairosvg imported:', 'cairosvg' in sys.modules)\n")
+    env = {**os.environ, "XDG_CACHE_HOME": str(cache), "PYTHONPATH": str(REPO), "CARDFORGE_CACHE_OFF": ""}
+    env.pop("CARDFORGE_NO_USER_CACHE", None)
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, env=env, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip().splitlines()[-1] == "cairosvg imported: True"
+
+
+def test_icons_kept_as_pngs_print_the_same_rules_documents_without_importing_cairosvg(project, tmp_path):
+    """The rules documents' inline icons are rasterised once into the icon-pngs user cache: a
+    later build, --no-cache included, writes the same bytes without importing cairosvg."""
+    cache = tmp_path / "user-cache"
+    assert _build_reports_cairosvg(project, cache), "the pack's rules documents print no rasterised icon"
+    assert any((cache / "cardforge" / "icon-png").glob("*.pickle"))
+    first = pdf_sums(project / "output")
+    assert not _build_reports_cairosvg(project, cache)
+    assert pdf_sums(project / "output") == first

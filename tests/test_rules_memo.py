@@ -14,9 +14,8 @@ import pytest
 import yaml
 from reportlab.platypus.doctemplate import BaseDocTemplate
 
-from cardforge.build import Project
+from cardforge.build import Project, compile_game
 from cardforge.incremental import build_games
-from cardforge.documents import memo as memo_module
 from cardforge.cache.registry import RULES_MEMO
 from cardforge.documents.memo import Memo
 from conftest import make_project, shared_build
@@ -156,13 +155,24 @@ def _memo(root: Path, slug: str) -> Path:
     return RULES_MEMO.folder(root / "output", slug)
 
 
+def _icon_png(svg: Path, slug: str, root: Path) -> Path:
+    """Where the icon-pngs user cache keeps the inline picture of icon file ``svg`` of the pack."""
+    from cardforge.cache import kept
+    from cardforge.cache.registry import ICON_PNGS
+    from cardforge.render.icons import svg_text
+
+    project = Project(root)
+    icons = compile_game(project.cards / slug, project).game.icons.values()
+    icon = next(i for i in icons if i.svg is not None and Path(i.svg).resolve() == svg.resolve())
+    return ICON_PNGS.folder() / f"{kept.key('icon-png', svg_text(svg, icon.color), '96')}.pickle"
+
+
 @pytest.mark.parametrize("slug", ["through-the-gate", "gate"])
 def test_a_one_card_edit_lays_each_rules_document_out_once_and_matches_a_clean_build(tmp_path, monkeypatch, slug,
                                                                                     built, clean_edited):
     root = built(slug, tmp_path / "work")
     assert {p.name for p in _memo(root, slug).glob("*.json")} == {
         "sheet-size.json", "rulebook-contents.json", "helper-size.json"}
-    assert any((_memo(root, slug) / memo_module.PICTURES).glob("*.png"))
 
     _edit_card(root / "cards" / slug)
     passes = _passes(monkeypatch)
@@ -248,11 +258,12 @@ def test_edited_rules_text_and_icon_are_composed_again_and_match_a_clean_build(t
     (pack / "sheet.md").write_text("\n## ".join(sections[:-2]) + "\n", encoding="utf-8")  # two sections fewer
     icon = sorted((pack / "icons").glob("*.svg"))[0]
     icon.write_text(icon.read_text(encoding="utf-8").replace("<svg", "<svg opacity=\"0.5\"", 1), encoding="utf-8")
-    pictures = {p.name for p in (_memo(root, slug) / memo_module.PICTURES).glob("*.png")}
+    edited = _icon_png(icon, slug, root)
+    assert not edited.exists()
 
     _build(root, slug)
     assert json.loads((_memo(root, slug) / "sheet-size.json").read_text()).keys() - sizes.keys()  # a new answer
-    assert {p.name for p in (_memo(root, slug) / memo_module.PICTURES).glob("*.png")} - pictures  # a new picture
+    assert edited.is_file()  # the edited icon rasterised again, kept under its new text
     _same_rules(root, _clean(tmp_path / "clean", root, slug), slug)
 
 
@@ -265,7 +276,7 @@ def test_no_cache_reads_and_writes_no_memo(tmp_path, monkeypatch, built, clean_e
     def refused(*args, **kwargs):
         raise AssertionError("the memo was used")
 
-    for name in ("get", "put", "picture", "keep_picture"):
+    for name in ("get", "put"):
         monkeypatch.setattr(Memo, name, refused)
     _edit_card(root / "cards" / slug)
     passes = _passes(monkeypatch)

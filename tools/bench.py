@@ -182,7 +182,7 @@ def cardforge(root: Path, *args: str, off: str = "") -> float:
 # "line-breaks" are memos of one process, the parses and broken lines of the ReportLab
 # adapter (cardforge.render.backend)
 GAINS = {"artefacts": "unchanged", "file-digests": "unchanged", "deck-pages": "one_card",
-         "rules-memo": "one_card", "icon-forms": "one_card", "template-code": "check_one_card",
+         "rules-memo": "one_card", "icon-forms": "one_card", "icon-pngs": "one_card", "template-code": "check_one_card",
          "font-metrics": "check_one_card", "yaml": "check_one_card", "builtin-schemas": "check_one_card",
          "schema-verdicts": "check_one_card", "check-results": "check_one_card", "paragraphs": "cold",
          "line-breaks": "cold"}

@@ -101,13 +101,15 @@ CHECK_RESULTS = Cache("check-results", "user", "check-results", "a template's so
               "after a one-card edit only that card's templates and text fits are worked out")
 ICON_FORMS = Cache("icon-forms", "user", "icon-form", "an SVG's text and colour, the deck's fonts, the "
                    "fingerprint", "4,000 newest entries", "a deck writes its icons without reading an SVG")
+ICON_PNGS = Cache("icon-pngs", "user", "icon-png", "an SVG's text (in its colour) and pixel size, the fingerprint",
+                  "4,000 newest entries", "a rules document prints its icons without importing cairosvg")
 METRICS = Cache("font-metrics", "user", "metrics", "the font file's bytes, the fingerprint", "64 newest fonts",
                 "a check measures text without parsing a font file or importing ReportLab")
 TEMPLATES = Cache("template-code", "user", "templates", "a template's source, the sandbox's configuration, "
                   "the fingerprint", "4,000 newest templates", "a template is not compiled again by a new process")
 
 CACHES: tuple[Cache, ...] = (ARTEFACTS, DIGESTS, DECK_PAGES, RULES_MEMO, PRINTED, EXPORTS_MADE, PREVIEWS, YAML, SCHEMAS, VERDICTS, CHECK_RESULTS,
-                             ICON_FORMS, METRICS, TEMPLATES)
+                             ICON_FORMS, ICON_PNGS, METRICS, TEMPLATES)
 
 
 # In-memory memos of one process (see cardforge.cache.memo): each bounded, all cleared by clear().

@@ -12,7 +12,6 @@ import html
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import mistune
 from reportlab.lib import colors
@@ -26,9 +25,6 @@ from cardforge.render import fonts
 from cardforge.render.icons import rasterise
 from cardforge.documents.readers import Paragraph, share
 from cardforge.documents.tables import TableModel, column_widths
-
-if TYPE_CHECKING:
-    from cardforge.documents.memo import Memo
 
 PARSE = mistune.create_markdown(renderer=None, plugins=["table"])
 INK = colors.HexColor("#212121")
@@ -74,10 +70,9 @@ class IconImages:
     """PNG files of the game's icons for inline use, written once into ``folder`` (and
     decoded once per process, see :mod:`cardforge.documents.readers`)."""
 
-    def __init__(self, game: Game, folder: Path, memo: Memo | None = None):
+    def __init__(self, game: Game, folder: Path):
         self.game = game
         self.folder = folder
-        self.memo = memo  # where the last build's pictures are kept (rasterising needs cairosvg)
         self.files: dict[str, Path] = {}
         self.readers: dict[str, object] = {}  # name -> the shared reader of its file (kept alive with it)
 
@@ -89,11 +84,7 @@ class IconImages:
             return f"<b>{html.escape(icon.text)}</b>"
         if name not in self.files:
             path = self.folder / f"{name}.png"
-            png = self.memo.picture(icon.svg, icon.color, 96) if self.memo else None
-            if png is None:
-                png = rasterise(icon.svg, icon.color, 96)
-                if self.memo:
-                    self.memo.keep_picture(icon.svg, icon.color, 96, png)
+            png = rasterise(icon.svg, icon.color, 96)  # kept in the icon-pngs user cache
             path.write_bytes(png)
             self.files[name] = path
             self.readers[name] = share(path, png)

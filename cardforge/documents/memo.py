@@ -32,8 +32,6 @@ from cardforge.cache import write_atomic
 from cardforge.cache.files import prune_newest, sweep_crashed
 
 KEEP = 4  # answers kept per kind: the current inputs' and a few to undo to
-PICTURES = "pictures"  # icons rasterised for inline use, <key>.png
-KEEP_PICTURES = 256
 FACES = "faces"  # rulebook.html's card faces, <key>-front.webp and <key>-back.webp
 KEEP_FACES = 4000  # files: two per card, every pack's cards and a few edits back
 
@@ -81,28 +79,6 @@ class Memo:
             return
         self._sweep()
 
-    def picture(self, svg: Path, color: str, px: int) -> bytes | None:
-        """The PNG of icon ``svg`` in ``color`` at ``px`` pixels kept by :meth:`keep_picture`
-        (the bytes :func:`cardforge.render.icons.rasterise` made of the same file), or None."""
-        key = self._picture_key(svg, color, px)
-        try:
-            return (self.folder / PICTURES / f"{key}.png").read_bytes() if key else None
-        except OSError:
-            return None
-
-    def keep_picture(self, svg: Path, color: str, px: int, png: bytes) -> None:
-        """Keep ``png``, rasterised from ``svg`` in ``color`` at ``px`` pixels, for the next
-        build (the newest :data:`KEEP_PICTURES`)."""
-        key = self._picture_key(svg, color, px)
-        if not key:
-            return
-        folder = self.folder / PICTURES
-        try:
-            write_atomic(folder / f"{key}.png", png)
-        except OSError:
-            return
-        prune_newest(folder, KEEP_PICTURES, pattern="*.png")
-
     def get_faces(self, key: str) -> tuple[bytes, bytes] | None:
         """A card's two faces (front, back: WebP bytes) kept by :meth:`keep_faces` under
         ``key``, or None."""
@@ -122,13 +98,6 @@ class Memo:
     def prune_faces(self) -> None:
         """Keep the newest :data:`KEEP_FACES` face files."""
         prune_newest(self.folder / FACES, KEEP_FACES, pattern="*.webp")
-
-    def _picture_key(self, svg: Path, color: str, px: int) -> str | None:
-        from cardforge.cache import file_digest
-
-        digest = file_digest(svg)
-        return None if digest in (b"missing",) or digest.startswith(b"special:") else \
-            self.key("picture", digest.hex(), color, px)
 
     def _sweep(self) -> None:
         sweep_crashed(self.folder)

@@ -297,7 +297,7 @@ def render_reference(game: Game, out: Path, paper: str = "letter", memo: Memo | 
     size = tuple(v * MM for v in PAPER_MM[paper])
     copies = helper_copies(game)
     with tempfile.TemporaryDirectory() as tmp:
-        icons = IconImages(game, Path(tmp), memo)
+        icons = IconImages(game, Path(tmp))
         text = _helper_text(game)
         fit_key = _fit_key(game, size, text) if memo else ""
         helper_size = memo.get("helper-size", fit_key) if memo else None

@@ -176,7 +176,7 @@ def render_rulebook(game: Game, out: Path, paper: str = "letter", memo: Memo | N
     markdown = book_markdown(game)
     size = tuple(v * MM for v in PAPER_MM[paper])
     with tempfile.TemporaryDirectory() as tmp:
-        icons = IconImages(game, Path(tmp), memo)
+        icons = IconImages(game, Path(tmp))
         key = Memo.key("rulebook-contents", list(size)) if memo else ""
         guess = _contents(memo.get("rulebook-contents", key)) if memo else None
         doc = None

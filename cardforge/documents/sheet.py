@@ -189,7 +189,7 @@ def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None) -
         faces = [fonts.pdf_name(face) for face in ("sans", "sans-bold", "sans-italic", "serif-bold")]
         key = Memo.key("sheet-size", SIZES, text, spares, panels, width, room, spare_md, icons, faces)
         size = memo.get("sheet-size", key)
-    plan = compose(text, spares, panels, width, room, IconImages(game, icon_dir, memo), spare_md,
+    plan = compose(text, spares, panels, width, room, IconImages(game, icon_dir), spare_md,
                    size=size if size in SIZES else None)
     if key is not None and plan.fits:
         memo.put("sheet-size", key, plan.size)

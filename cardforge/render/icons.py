@@ -97,10 +97,20 @@ def rasterise(svg: Path, color: str, px: int = RASTER_PX) -> bytes:
 
 @ICON_DRAWINGS.function
 def _png(svg_text: str, px: int) -> bytes:
-    """PNG bytes of an SVG document, cached by its content."""
-    import cairosvg  # slow to import (cairocffi): only when pixels are needed
+    """PNG bytes of an SVG document, ``px`` pixels square: kept by its content in the
+    ``icon-pngs`` user cache, so a process that finds its icons there never imports cairosvg."""
+    from cardforge.cache import kept
+    from cardforge.cache.registry import ICON_PNGS
 
-    return cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), output_width=px, output_height=px, unsafe=False)
+    digest = kept.key("icon-png", svg_text, str(px))
+    found = kept.get(ICON_PNGS, digest)
+    if isinstance(found, bytes):
+        return found
+    import cairosvg  # slow to import (cairocffi, about 0.25 s): only when pixels must be drawn
+
+    png = cairosvg.svg2png(bytestring=svg_text.encode("utf-8"), output_width=px, output_height=px, unsafe=False)
+    kept.put(ICON_PNGS, digest, png)
+    return png
 
 
 class IconStamp:
