@@ -167,3 +167,24 @@ def test_a_memo_turned_off_keeps_nothing_and_the_others_keep_theirs(monkeypatch)
     mapping["k"] = kept["k"] = 1
     assert "k" not in mapping and kept["k"] == 1
     assert registry.PARAGRAPHS.kept == 0 and registry.TEXT_FITS.kept == registry.TEXT_FITS.limit
+
+
+def test_a_rules_sheet_parses_each_markdown_text_once_however_many_sizes_it_tries(monkeypatch):
+    """The rules sheet lays its Markdown out at several type sizes (and again with tables
+    moved): each distinct text is parsed by mistune once (the markdown memo)."""
+    from cardforge.build import Project, compile_game
+    from cardforge.documents import compose, flow
+    from cardforge.documents.sheet import compile_sheet
+    from conftest import REPO
+
+    project = Project(REPO)
+    game = compile_game(project.cards / "through-the-gate", project).game
+    parsed, sizes = [], []
+    real_parse, real_sheet = flow.PARSE, compose.Sheet.__init__
+    monkeypatch.setattr(flow, "PARSE", lambda text: parsed.append(text) or real_parse(text))
+    monkeypatch.setattr(compose.Sheet, "__init__", lambda self, *a, **k: sizes.append(a[1].base) or real_sheet(self, *a, **k))
+    memo.clear(registry.MEMOS)
+    fit, _ = compile_sheet(game)
+    assert fit is not None and fit.fits
+    assert len(sizes) > len(set(parsed)) >= 1, "the sheet tried one layout per text: nothing to share"
+    assert sorted(parsed) == sorted(set(parsed))

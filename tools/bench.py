@@ -178,14 +178,14 @@ def cardforge(root: Path, *args: str, off: str = "") -> float:
 
 # what each cache of cardforge.cache.registry is for, measured on: an unchanged build, a
 # build after one card is edited, a check after one card is edited, a cold build (the
-# previews cache serves cardforge serve, which the benchmark does not run); "paragraphs" and
-# "line-breaks" are memos of one process, the parses and broken lines of the ReportLab
-# adapter (cardforge.render.backend)
+# previews cache serves cardforge serve, which the benchmark does not run); "paragraphs",
+# "line-breaks" and "markdown" are memos of one process: the parses and broken lines of the
+# ReportLab adapter (cardforge.render.backend) and the rules documents' Markdown parsed
 GAINS = {"artefacts": "unchanged", "file-digests": "unchanged", "deck-pages": "one_card",
          "rules-memo": "one_card", "icon-forms": "one_card", "icon-pngs": "one_card", "template-code": "check_one_card",
          "font-metrics": "check_one_card", "yaml": "check_one_card", "builtin-schemas": "check_one_card",
          "schema-verdicts": "check_one_card", "check-results": "check_one_card", "paragraphs": "cold",
-         "line-breaks": "cold"}
+         "line-breaks": "cold", "markdown": "cold"}
 
 
 def timed(root: Path, what: str, round_no: int, off: str = "") -> float:

@@ -142,12 +142,15 @@ PARAGRAPHS = Memo("paragraphs", 4096, "a paragraph's markup, its style's setting
 LINE_BREAKS = Memo("line-breaks", 4096, "a paragraph's markup, its style's settings and the widths its lines are "
                    "broken at", "a rules document's paragraph measured again at the same size and width (a plan, "
                    "then its pages) is not broken into lines again")
+MARKDOWN = Memo("markdown", 64, "a rules document's Markdown text", "a rules document's Markdown is parsed once per "
+                "process, not again for each type size a sheet tries")
 COLOURS = Memo("colours", 1024, "a #rrggbb colour", "a colour is parsed once")
 CATALOGS = Memo("catalogs", 32, "a gettext catalog's path and its modification time", "cardforge's own catalog of "
                 "fixed words (and a pack's) is parsed once per process, not once per heading")
 
 MEMOS: tuple[Memo, ...] = (ONCE, SCHEMA_VALIDATORS, SCHEMA_KEYS, FONT_FACES, WORD_WIDTHS, FONT_SETS, TEXT_FITS, ICON_KEYS, ICON_DRAWINGS,
-                           ICON_FORMS_KEPT, TEMPLATES_COMPILED, PATTERNS, IMAGE_SIZES, IMAGE_READERS, PARAGRAPHS, LINE_BREAKS, COLOURS, CATALOGS)
+                           ICON_FORMS_KEPT, TEMPLATES_COMPILED, PATTERNS, IMAGE_SIZES, IMAGE_READERS, PARAGRAPHS, LINE_BREAKS, MARKDOWN,
+                           COLOURS, CATALOGS)
 
 
 def user_root() -> Path:

@@ -19,6 +19,7 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.platypus import Flowable, Spacer
 
 
+from cardforge.cache.registry import MARKDOWN
 from cardforge.util.markup import TOKEN
 from cardforge.model import Game
 from cardforge.render import fonts
@@ -170,7 +171,13 @@ def flowables(markdown: str, styles: Styles, icons: IconImages, width: float) ->
 
 def blocks(markdown: str, styles: Styles, icons: IconImages, width: float) -> list[Block]:
     """``markdown`` as :class:`Block` s for a column ``width`` pt wide (tables sized by content)."""
-    return _dedupe_captions(_blocks(PARSE(markdown), styles, icons, width))
+    return _dedupe_captions(_blocks(_tokens(markdown), styles, icons, width))
+
+
+@MARKDOWN.function
+def _tokens(markdown: str) -> list[dict]:
+    """mistune's tokens of ``markdown``, parsed once a process: shared, read and never changed."""
+    return PARSE(markdown)
 
 
 def _blocks(tokens: list[dict], styles: Styles, icons: IconImages, width: float) -> list[Block]:
