@@ -309,8 +309,7 @@ def _print_shop(compiled: Compiled, staging: Path, options: BuildOptions, progre
     return export_print_shop(compiled.game, compiled.layouts, staging / "print-shop", options.dpi)
 
 
-def _tabletop(compiled: Compiled, staging: Path, options: BuildOptions, progress,
-              names: tuple[str, ...] = ()) -> object:
+def _tabletop(compiled: Compiled, staging: Path, options: BuildOptions, progress, names=()) -> object:
     """The Tabletop exports ``names`` (``tts``, ``ttpg``), both from one drawing of the cards."""
     from cardforge.export.ttpg import export_tabletop
 
@@ -371,9 +370,10 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
                     progress: Callable[[int], None] | None = None, *, page_store=None, jobs: int = 1,
                     memo=None) -> list[Diagnostic]:
     """Render the output ``name`` (see :func:`artefacts`; or a task of :func:`tasks` naming
-    several) of a compiled game into the folder ``staging``; returns the notes its writer reported. For ``deck.pdf``, ``page_store`` is the
-    page cache (:class:`cardforge.render.pagecache.PageStore`) and ``jobs`` the processes that
-    may draw its sheets; for the rules documents, ``memo`` is what their last build learnt
+    several) of a compiled game into the folder ``staging``; returns the notes its writer
+    reported. For ``deck.pdf``, ``page_store`` is the page cache
+    (:class:`cardforge.render.pagecache.PageStore`) and ``jobs`` the processes that may draw
+    its sheets; for the rules documents, ``memo`` is what their last build learnt
     (:class:`cardforge.documents.memo.Memo`). The files are the same either way.
 
     Raises :class:`RenderError` carrying located diagnostics when it cannot be drawn or written.
