@@ -26,9 +26,13 @@ Prints one table and writes the same figures as JSON (``--json``, default
   (``CARDFORGE_CACHE_OFF``; a memo of the registry so named keeps nothing).
 
 Every timing is the median of ``--repeat`` runs (default 3). The machine's load average is
-recorded with the figures: on a shared machine, compare ratios rather than seconds. Every
-time is also printed in floor units: seconds divided by the floor's seconds for 1,000 cards
-in the same run (machines differ about twofold in seconds; far less in floor units).
+recorded with the figures: on a shared machine, compare ratios rather than seconds. The
+floor is run beside the timings, not once for all of them: before each deck run, and once
+per round of builds and checks, since a machine's speed drifts within minutes. A deck's
+ratio is the median of each run's ratio to the floor run just before it; a build's or a
+check's floor units, the median of each run's seconds over its round's floor (seconds for
+1,000 cards). The floor unit printed is the median of every floor run (machines differ
+about twofold in seconds; far less in floor units).
 
     python tools/bench.py [--cards 1000] [--repeat 3] [--json output/bench.json]
 """
@@ -260,46 +264,62 @@ def main() -> None:
     except OSError:
         pass
 
+    floors: list[float] = []  # the floor's seconds for 1,000 cards, each run beside a timing
+
+    def floor_unit(cards: int) -> float | None:
+        """A floor run now, for the timing made next to it: its seconds for 1,000 cards."""
+        found = floor(cards, args.floor)
+        if found is None:
+            return None
+        floors.append(found["seconds"] * 1000 / found["cards"])
+        return floors[-1]
+
+    def rates(runs: list[tuple[dict, float | None]]) -> tuple[float, float | None]:
+        """(median cards/s, median of each run's ratio to the floor run beside it)."""
+        ratios = [r["cards"] / r["seconds"] * unit / 1000 for r, unit in runs if unit]
+        return median([r["cards"] / r["seconds"] for r, _ in runs]), median(ratios) if ratios else None
+
     first = one_core(args.cards)  # nothing kept yet: every icon is read from its SVG file
-    ours = [one_core(args.cards) for _ in range(args.repeat)]
-    cards = ours[0]["cards"]
-    floors = [f for f in (floor(cards, args.floor) for _ in range(args.repeat)) if f]
-    pooled = [all_cores(cards, jobs) for _ in range(args.repeat)]
-    distinct = [one_core(args.cards, distinct=True) for _ in range(args.repeat)]
-    one_rate = median([r["cards"] / r["seconds"] for r in ours])
-    distinct_rate = median([r["cards"] / r["seconds"] for r in distinct])
-    pool_rate = median([r["cards"] / r["seconds"] for r in pooled])
+    cards = first["cards"]
+    first_unit = floor_unit(cards)
+    ours, pooled, distinct = [], [], []
+    for _ in range(args.repeat):  # each deck run right after a floor run: the machine's speed drifts
+        ours.append((one_core(args.cards), floor_unit(cards)))
+        pooled.append((all_cores(cards, jobs), floor_unit(cards)))
+        distinct.append((one_core(args.cards, distinct=True), floor_unit(cards)))
+    (one_rate, one_ratio), (pool_rate, pool_ratio) = rates(ours), rates(pooled)
+    distinct_rate, distinct_ratio = rates(distinct)
     report["deck"] = {"cards": cards, "first_one_core_cards_per_s": round(first["cards"] / first["seconds"], 1),
                       "one_core_cards_per_s": round(one_rate, 1),
                       "all_cores_cards_per_s": round(pool_rate, 1),
-                      "distinct_cards": distinct[0]["cards"], "distinct_one_core_cards_per_s": round(distinct_rate, 1)}
+                      "distinct_cards": distinct[0][0]["cards"], "distinct_one_core_cards_per_s": round(distinct_rate, 1)}
     if floors:
-        floor_rate = median([f["cards"] / f["seconds"] for f in floors])
-        report["floor_1000_s"] = round(1000 / floor_rate, 3)
-        report["deck"].update(floor_cards_per_s=round(floor_rate, 1), one_core_ratio=round(one_rate / floor_rate, 2),
-                              first_one_core_ratio=round(first["cards"] / first["seconds"] / floor_rate, 2),
-                              all_cores_ratio=round(pool_rate / floor_rate, 2),
-                              distinct_one_core_ratio=round(distinct_rate / floor_rate, 2))
+        report["floor_1000_s"] = median(floors)
+        report["deck"].update(floor_cards_per_s=round(1000 / median(floors), 1), one_core_ratio=round(one_ratio, 2),
+                              first_one_core_ratio=round(rates([(first, first_unit)])[1], 2),
+                              all_cores_ratio=round(pool_ratio, 2), distinct_one_core_ratio=round(distinct_ratio, 2))
 
     root = project_copy()
+    names = ("cold", "unchanged", "one_card", "check", "check_one_card", "check_no_cache")
+    timings: dict[str, list[tuple[float, float | None]]] = {name: [] for name in names}
     try:
-        cold, unchanged, one_card, check, check_one, check_cold = [], [], [], [], [], []
         for i in range(args.repeat):
+            unit = floor_unit(1000)  # this round's floor, for the builds and checks beside it
             shutil.rmtree(root / "output", ignore_errors=True)
-            cold.append(cardforge(root, "build", "--no-cache"))
+            timings["cold"].append((cardforge(root, "build", "--no-cache"), unit))
             cardforge(root, "build")  # fills the cache
-            unchanged.append(cardforge(root, "build"))
+            timings["unchanged"].append((cardforge(root, "build"), unit))
             edit_one_card(root, i)
-            one_card.append(cardforge(root, "build"))
-            check.append(cardforge(root, "check"))  # nothing changed since that build
+            timings["one_card"].append((cardforge(root, "build"), unit))
+            timings["check"].append((cardforge(root, "check"), unit))  # nothing changed since that build
             edit_one_card(root, i + args.repeat)
-            check_one.append(cardforge(root, "check"))  # one game checked afresh, the others from the cache
-            check_cold.append(cardforge(root, "check", "--no-cache"))
+            timings["check_one_card"].append((cardforge(root, "check"), unit))  # that game afresh, the others cached
+            timings["check_no_cache"].append((cardforge(root, "check", "--no-cache"), unit))
     finally:
         shutil.rmtree(root, ignore_errors=True)
-    report["build_s"] = {"cold": median(cold), "unchanged": median(unchanged), "one_card": median(one_card),
-                         "check": median(check), "check_one_card": median(check_one),
-                         "check_no_cache": median(check_cold)}
+    report["build_s"] = {name: median([s for s, _ in runs]) for name, runs in timings.items()}
+    if floors:  # each time over the floor of its own round, then the median
+        report["build_fu"] = {name: median([s / u for s, u in runs if u]) for name, runs in timings.items()}
     report["peak_rss_mib"] = {str(args.cards): rss(args.cards), str(args.big): rss(args.big)}
     report["cache_gains_s"] = cache_gains(args.repeat)
     report["load_average_after"] = os.getloadavg()[0]
@@ -314,8 +334,9 @@ def main() -> None:
 def table(r: dict) -> str:
     d, b, m = r["deck"], r["build_s"], r["peak_rss_mib"]
     ratio = (lambda key: f"{d[key]:.2f}x floor" if key in d else "no floor script")
-    unit = r.get("floor_1000_s")
+    unit, units = r.get("floor_1000_s"), r.get("build_fu", {})
     fu = (lambda seconds: f"{seconds / unit:5.2f} floor units, " if unit else "")
+    fu_of = (lambda key: f"{units[key]:5.2f} floor units, " if key in units else fu(b[key]))
     rows = [
         ("deck, one core, first run", f"{d['first_one_core_cards_per_s']:,.0f} cards/s", ratio("first_one_core_ratio")),
         ("deck, one core", f"{d['one_core_cards_per_s']:,.0f} cards/s", ratio("one_core_ratio")),
@@ -324,12 +345,12 @@ def table(r: dict) -> str:
          ratio("distinct_one_core_ratio")),
         ("floor (bare ReportLab, one core)", f"{d['floor_cards_per_s']:,.0f} cards/s" if "floor_cards_per_s" in d else "-", ""),
         ("floor, 1,000 cards (the floor unit)", f"{unit:.3f} s" if unit else "-", ""),
-        ("build, cold (--no-cache)", f"{b['cold']:.2f} s", fu(b['cold']) + "every pack"),
-        ("build, unchanged", f"{b['unchanged']:.2f} s", fu(b['unchanged']) + "every pack"),
-        ("build, one card edited", f"{b['one_card']:.2f} s", fu(b['one_card']) + "every pack"),
-        ("check, unchanged", f"{b['check']:.2f} s", fu(b['check']) + "every pack"),
-        ("check, one card edited", f"{b['check_one_card']:.2f} s", fu(b['check_one_card']) + "every pack"),
-        ("check --no-cache", f"{b['check_no_cache']:.2f} s", fu(b['check_no_cache']) + "every pack"),
+        ("build, cold (--no-cache)", f"{b['cold']:.2f} s", fu_of('cold') + "every pack"),
+        ("build, unchanged", f"{b['unchanged']:.2f} s", fu_of('unchanged') + "every pack"),
+        ("build, one card edited", f"{b['one_card']:.2f} s", fu_of('one_card') + "every pack"),
+        ("check, unchanged", f"{b['check']:.2f} s", fu_of('check') + "every pack"),
+        ("check, one card edited", f"{b['check_one_card']:.2f} s", fu_of('check_one_card') + "every pack"),
+        ("check --no-cache", f"{b['check_no_cache']:.2f} s", fu_of('check_no_cache') + "every pack"),
     ] + [(f"peak RSS, {int(n):,} cards", f"{v:.0f} MiB", "") for n, v in m.items()] + [
         (f"cache {name}", f"{g['with']:.2f} s", f"{fu(g['with'])}{g['without']:.2f} s without it "
          f"({g['on'].replace('_', ' ')})")
