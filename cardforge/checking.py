@@ -16,7 +16,7 @@ from pathlib import Path
 from cardforge.build import Project, compile_game
 from cardforge.cache import Store, inputs_unchanged, load_digests, pack_inputs, save_digests
 from cardforge.cache.registry import ARTEFACTS, DIGESTS
-from cardforge.incremental import checks_entry, checks_key
+from cardforge.incremental import checks_entry, checks_key, checks_kept
 from cardforge import workers
 from cardforge.util.diagnostics import Diagnostic, Severity
 
@@ -86,13 +86,10 @@ def _compiled(project: Project, items: list[tuple[Path, str | None]], jobs: int)
 
 
 def _check(pack: Path, project: Project, lang: str | None) -> Kept:
-    """Compile ``pack`` (in ``lang``) and return what its diagnostics entry keeps: (its
-    diagnostics, whether its game and layouts loaded, its card count, its ``build:`` settings)."""
-    compiled = compile_game(pack, project, lang)
-    found = list(compiled.diagnostics)
+    """Compile ``pack`` (in ``lang``) and return what its diagnostics entry keeps
+    (:func:`cardforge.incremental.checks_kept`); a translation keeps its own findings only."""
+    found, *rest = checks_kept(compile_game(pack, project, lang))
     if lang is not None:  # the source's findings are the source's to report
         found = [d for d in found if d.file.endswith(".po") or d.severity is Severity.ERROR
                  or d.code.startswith("translation-")]
-    game = compiled.game
-    loaded = game is not None and compiled.layouts is not None
-    return found, loaded, game.total() if game else 0, game.data.get("build") if game else None
+    return (found, *rest)

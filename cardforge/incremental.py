@@ -123,6 +123,14 @@ def checks_entry(lang: str | None = None) -> str:
     return _CHECKS if lang is None else f"{_CHECKS}-{lang}"
 
 
+def checks_kept(compiled: Compiled) -> tuple:
+    """What a game's diagnostics entry (:func:`checks_entry`) keeps: (its diagnostics, whether
+    its game and layouts loaded, its card count, its game.yaml ``build:`` settings)."""
+    game = compiled.game
+    return (list(compiled.diagnostics), game is not None and compiled.layouts is not None,
+            game.total() if game else 0, game.data.get("build") if game else None)
+
+
 def checks_key(inputs: str, project: Project, lang: str | None = None) -> str:
     """The key a game's diagnostics are kept under (in :func:`checks_entry`): its inputs
     (:func:`cardforge.cache.pack_inputs`, its catalogs included), not the build options,
@@ -209,12 +217,10 @@ class _Game:
         kept = bool(self.keys) and inputs_unchanged(self.pack, self.project.layouts, self.inputs)
         if kept:
             _RECENT[self.slug] = (self.keys[_CHECKS], compiled)
-        loaded = compiled.game is not None and compiled.layouts is not None
-        self.total = compiled.game.total() if compiled.game else 0
-        pack_settings = compiled.game.data.get("build") if compiled.game else None
+        entry = checks_kept(compiled)
+        _, loaded, self.total, pack_settings = entry
         if self.store is not None and kept:
-            self.store.put(self.slug, _CHECKS, self.keys[_CHECKS], None,
-                           (list(compiled.diagnostics), loaded, self.total, pack_settings))
+            self.store.put(self.slug, _CHECKS, self.keys[_CHECKS], None, entry)
         self.diagnostics = self.settled(pack_settings, list(compiled.diagnostics))
         if not loaded or (has_errors(self.diagnostics) and not force):
             self.result = BuildResult(self.slug, [], self.diagnostics, loaded=loaded)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import NamedTuple
 
 from cardforge.cache.registry import TEXT_FITS
 from cardforge.sandbox import results as checkresults
@@ -103,21 +102,10 @@ class Figures(Block):
         return self.least
 
 
-class _Part(NamedTuple):
-    """One run of a word (a :class:`~cardforge.util.markup.Run` without its offset): what a
-    word's pieces are measured from."""
-
-    kind: str  # "text" or "icon"
-    value: str
-    bold: bool
-    italic: bool
-    scale: float
-
-
-def _words(runs: list[Run]) -> list[list[_Part] | None]:
-    """Runs regrouped into words (lists of parts with no space between); None is a hard break."""
-    words: list[list[_Part] | None] = []
-    current: list[_Part] = []
+def _words(runs: list[Run]) -> list[list[Run] | None]:
+    """Runs regrouped into words (lists of runs with no space between); None is a hard break."""
+    words: list[list[Run] | None] = []
+    current: list[Run] = []
     for run in runs:
         if run.kind == "break":
             if current:
@@ -125,22 +113,21 @@ def _words(runs: list[Run]) -> list[list[_Part] | None]:
                 current = []
             words.append(None)
         elif run.kind == "icon":
-            current.append(_Part("icon", run.value, run.bold, run.italic, run.scale))
+            current.append(run)
         else:
-            first = True
-            for part in run.value.split(" "):
-                if not first and current:
+            parts = run.value.split(" ")
+            for i, part in enumerate(parts):
+                if i > 0 and current:
                     words.append(current)
                     current = []
-                first = False
                 if part:
-                    current.append(_Part("text", part, run.bold, run.italic, run.scale))
+                    current.append(Run("text", part, run.bold, run.italic, run.offset, run.scale))
     if current:
         words.append(current)
     return words
 
 
-def _pieces(word: list[_Part], style: TextStyle, size: float, icons: dict[str, Icon], unknown: set[str]) -> list[Piece]:
+def _pieces(word: list[Run], style: TextStyle, size: float, icons: dict[str, Icon], unknown: set[str]) -> list[Piece]:
     pieces = []
     for run in word:
         k = run.scale
@@ -165,9 +152,9 @@ def _pieces(word: list[_Part], style: TextStyle, size: float, icons: dict[str, I
 _ALNUM = re.compile(r"[^\W_]")  # a letter or digit: what str.isalnum accepts
 
 
-def _symbolic(word: list[_Part]) -> bool:
+def _symbolic(word: list[Run]) -> bool:
     """A word of icons, operators and punctuation only ("{roll}", "<", "{speed}.", "=")."""
-    return all(part.kind == "icon" or not _ALNUM.search(part.value) for part in word)
+    return all(run.kind == "icon" or not _ALNUM.search(run.value) for run in word)
 
 
 def _glue(words) -> list[bool]:
