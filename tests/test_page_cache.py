@@ -171,6 +171,44 @@ def test_sheets_a_worker_delivers_are_written_from_it_and_the_rest_drawn_here(tm
     assert (tmp_path / "two.pdf").read_bytes() == (tmp_path / "one.pdf").read_bytes()
 
 
+@pytest.mark.parametrize("dies", ["first sheet", "last sheet"])
+def test_a_worker_killed_mid_deck_leaves_the_deck_whole_and_no_process_behind(tmp_path, monkeypatch, dies):
+    """A worker killed outright (out of memory, a signal) while it draws: the sheets it held
+    are drawn here, the deck is a one-process deck's bytes, and render_deck returns without
+    waiting on the dead worker (run in a child process given 120 s, so that a hang fails
+    the test instead of the suite) and leaves no worker running."""
+    import multiprocessing
+    import os
+    import signal
+
+    project = Project(make_project(tmp_path, SLUG))
+    compiled = compile_game(project.cards / SLUG, project)
+    game = replace(compiled.game, cards=[replace(c, quantity=c.quantity * 3) for c in compiled.game.cards])
+    units = plan(game, compiled.layouts, deck_render.DeckOptions())
+    render_deck(game, compiled.layouts, tmp_path / "one.pdf", jobs=1)
+    fatal = units[-1].label if dies == "first sheet" else units[len(units) // 2].label
+    original = deck_render._Drawer.unit
+
+    def unit(self, u):
+        if self.scratch and u.label == fatal:  # in a worker only
+            os.kill(os.getpid(), signal.SIGKILL)
+        return original(self, u)
+
+    def deck() -> None:
+        render_deck(game, compiled.layouts, tmp_path / "two.pdf", jobs=2)
+        os._exit(1 if multiprocessing.active_children() else 0)
+
+    monkeypatch.setattr(deck_render._Drawer, "unit", unit)
+    assert fork_safe(), f"a thread an earlier test left running: {threading.enumerate()}"  # else no worker
+    child = multiprocessing.get_context("fork").Process(target=deck)
+    child.start()
+    child.join(120)
+    if child.exitcode is None:
+        child.kill()
+    assert child.exitcode == 0, "render_deck hung on the dead worker" if child.exitcode is None else "workers left running"
+    assert (tmp_path / "two.pdf").read_bytes() == (tmp_path / "one.pdf").read_bytes()
+
+
 @pytest.mark.parametrize("change", ["icon", "layout", "game"])
 def test_a_change_outside_the_card_files_draws_every_sheet_again(tmp_path, monkeypatch, change):
     """An icon file, the layout file or game.yaml: every page is drawn again, none replayed

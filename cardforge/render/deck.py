@@ -93,13 +93,13 @@ def render_deck(game: Game, layouts: LayoutSet, out: Path, options: DeckOptions 
     canvas.setCreator("cardforge")
     page_cache.prepare(canvas, page_cache.deck_fonts(layouts))
     drawer = _Drawer(canvas, game, layouts, options)
-    pool, drawn_elsewhere = _pool(game, layouts, options, units, missing, jobs)
+    finish_pool, drawn_elsewhere = _pool(game, layouts, options, units, missing, jobs)
     try:
         with budget_session():  # every card's templates run on the budget: its alarm handler installed once
             pages_out = _write(canvas, drawer, units, page_store, stored, drawn_elsewhere, progress)
     finally:
-        if pool is not None:
-            pool.terminate()
+        if finish_pool is not None:
+            finish_pool()
     page_cache.save(canvas, out)
     if page_store is not None:
         page_store.prune(keep_others=3 * len(units))
@@ -229,54 +229,65 @@ class _Drawer:
         return rec
 
 
-_POOL_JOB: tuple | None = None  # (game, layouts, options, units) in the forked workers
+_POOL_JOB: tuple | None = None  # (game, layouts, options, units, the stop flag) in the forked workers
 _WORKER_DRAWER: _Drawer | None = None  # a worker's scratch canvas, kept for all its runs
 WORKER_SHEETS = 128  # sheets a worker's scratch canvas holds before it starts another
 CHUNK_SHEETS = 4  # at most this many consecutive sheets to a worker's run
 
 
 def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit], missing: list[int], jobs: int):
-    """(the pool, or None; a function giving the record a pool of ``jobs`` - 1 forked
-    processes has drawn for unit ``i`` by the time this process writes it, or None).
+    """(a function ending the pool, or None; a function giving the record a pool of
+    ``jobs`` - 1 forked processes has drawn for unit ``i`` by the time this process writes
+    it, or None).
 
     The workers draw the sheets ``missing`` in runs of a few consecutive sheets, from the
     back of the deck, while this process writes the deck from the front: a sheet no worker
-    has delivered when its turn comes (not drawn yet, being drawn, failed or not
-    replayable) is drawn here. This process never waits for a worker, so a busy machine
-    costs at most the runs being drawn twice where the two meet, never a wait. No pool
-    beside another thread of this process (a program serving pages, a notebook): a fork is
-    not safe there (:func:`cardforge.util.processes.fork_safe`), and the workers need this
-    process's state, which only a fork gives them."""
+    has delivered when its turn comes (not drawn yet, being drawn, failed, lost with a
+    worker that died, or not replayable) is drawn here. This process never waits for a
+    worker while it writes, so a busy machine costs at most the runs being drawn twice
+    where the two meet. Ending the pool tells the workers to stop at their next sheet and
+    waits for them to leave (at most the sheet each is drawing): no worker is killed, so
+    none can die holding a lock of the pool's queues, which would leave the pool waiting for
+    it for ever. No pool beside another thread of this process (a program serving pages, a
+    notebook): a fork is not safe there (:func:`cardforge.util.processes.fork_safe`), and
+    the workers need this process's state, which only a fork gives them."""
     from cardforge.util.processes import die_with_parent, fork_safe
 
     if jobs < 2 or len(missing) < 2 * jobs or not fork_safe():
         return None, lambda i: None
     import multiprocessing
     import os
+    from collections import deque
+    from concurrent.futures import ProcessPoolExecutor
 
     global _POOL_JOB
     size = max(1, min(CHUNK_SHEETS, len(missing) // (4 * jobs)))
     chunks = [missing[k:k + size] for k in range(0, len(missing), size)][::-1]
-    _POOL_JOB = (game, layouts, options, units)
-    try:
-        pool = multiprocessing.get_context("fork").Pool(jobs - 1, initializer=die_with_parent, initargs=(os.getpid(),))
+    context = multiprocessing.get_context("fork")
+    stop = context.RawValue("b", 0)  # shared memory the workers read before each sheet
+    _POOL_JOB = (game, layouts, options, units, stop)
+    finished: deque = deque()  # runs the pool's thread has finished, appended as they finish
+    try:  # the workers are forked at the first submit, with _POOL_JOB as it is now
+        executor = ProcessPoolExecutor(jobs - 1, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),))
+        for chunk in chunks:
+            executor.submit(_draw_chunk, chunk).add_done_callback(finished.append)
     finally:
         _POOL_JOB = None
-    results = pool.imap_unordered(_draw_chunk, chunks)
     ready: dict[int, object] = {}
-    left = [len(chunks)]
 
     def drawn(i: int):
-        while left[0]:
-            try:
-                ready.update(results.next(timeout=0))
-            except multiprocessing.TimeoutError:
-                break
-            left[0] -= 1
+        while finished:
+            future = finished.popleft()
+            if not future.cancelled() and future.exception() is None:  # a worker that died lost its run
+                ready.update(future.result())
         for j in [j for j in ready if j < i]:  # drawn here meanwhile
             del ready[j]
         return ready.pop(i, None)
-    return pool, drawn
+
+    def finish() -> None:
+        stop.value = 1
+        executor.shutdown(wait=True, cancel_futures=True)
+    return finish, drawn
 
 
 def _draw_chunk(indices: list[int]) -> dict[int, object]:
@@ -290,7 +301,7 @@ def _draw_chunk(indices: list[int]) -> dict[int, object]:
     from cardforge.render import pagecache as page_cache
 
     global _WORKER_DRAWER
-    game, layouts, options, units = _POOL_JOB
+    game, layouts, options, units, stop = _POOL_JOB
     if _WORKER_DRAWER is None or _WORKER_DRAWER.sheets >= WORKER_SHEETS:  # a fresh scratch canvas now and then
         canvas = Canvas(io.BytesIO(), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
         page_cache.prepare(canvas, page_cache.deck_fonts(layouts))
@@ -300,14 +311,18 @@ def _draw_chunk(indices: list[int]) -> dict[int, object]:
 
     drawn = {}
     with budget_session():
-        drawn.update(_draw_each(indices, units))
+        drawn.update(_draw_each(indices, units, stop))
     return drawn
 
 
-def _draw_each(indices: list[int], units: list[Unit]) -> dict[int, object]:
+def _draw_each(indices: list[int], units: list[Unit], stop) -> dict[int, object]:
+    """The records of the sheets ``indices``, up to the first that fails or until the parent
+    sets ``stop`` (a shared byte): it has written the deck and waits for this worker."""
     global _WORKER_DRAWER
     drawn = {}
     for i in indices:
+        if stop.value:
+            break
         try:
             drawn[i] = _WORKER_DRAWER.unit(units[i])
         except Exception:  # noqa: BLE001 - the sheet is left to the parent, which raises the same error where it is reported
