@@ -66,7 +66,7 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
     if missing:
         with tempfile.TemporaryDirectory() as tmp:
             pdf = Path(tmp) / "faces.pdf"
-            face_pdf(missing, game, layouts, pdf, bleed=False)  # the card as cut, as a player holds it
+            face_pdf(missing, game, layouts, pdf, bleed=False, compress=False)  # the card as cut, as a player holds it
             pages = rasterise(pdf, FACE_DPI)
             encoded: dict[tuple, bytes] = {}  # the same pixels (a back most cards share) encoded once
             for card in missing:

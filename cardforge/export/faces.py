@@ -24,11 +24,13 @@ from cardforge.render.icons import IconStamp
 
 
 def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed: bool = True,
-             bleed_to: float | None = None, back_first: bool = False) -> None:
+             bleed_to: float | None = None, back_first: bool = False, compress: bool = True) -> None:
     """Write ``out``: for each card, a front page then a back page (the back first with
     ``back_first``), each trim + 2 x bleed; the bleed is the layout's, ``bleed_to`` pt
-    instead when given, none when ``bleed`` is false."""
-    canvas = Canvas(str(out), invariant=1, pageCompression=1, initialFontName=fonts.pdf_name("sans"))
+    instead when given, none when ``bleed`` is false. ``compress=False`` for a file read
+    once and deleted (rasterised into images): its pages are not deflated, which costs
+    about 7 % of drawing them and changes no pixel."""
+    canvas = Canvas(str(out), invariant=1, pageCompression=int(compress), initialFontName=fonts.pdf_name("sans"))
     stamp = IconStamp(canvas)
     contexts = Contexts(game)  # which backs print the same on every card
     for card in cards:

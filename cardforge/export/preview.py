@@ -17,7 +17,7 @@ def preview_card(card: Card, game: Game, layouts: LayoutSet, folder: Path, dpi: 
     folder.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "card.pdf"
-        face_pdf([card], game, layouts, pdf)
+        face_pdf([card], game, layouts, pdf, compress=False)
         front, back = rasterise(pdf, dpi)
     gap = max(4, dpi // 10)
     image = Image.new("RGB", (front.width + back.width + gap, max(front.height, back.height)), "white")

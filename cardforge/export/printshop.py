@@ -22,7 +22,7 @@ def export_print_shop(game: Game, layouts: LayoutSet, folder: Path, dpi: int = 3
     written = []
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "faces.pdf"
-        face_pdf(game.cards, game, layouts, pdf)
+        face_pdf(game.cards, game, layouts, pdf, compress=False)
         images = rasterise(pdf, dpi)
         for n, card in enumerate(game.cards, 1):
             stem = f"{n:03d}-{slugify(card.name)[:48]}-x{card.quantity}"

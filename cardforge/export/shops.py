@@ -105,7 +105,7 @@ def export_shop(game: Game, layouts: LayoutSet, folder: Path, shop: Shop, color:
     written = []
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "faces.pdf"
-        face_pdf(game.cards, game, layouts, pdf, bleed_to=shop.bleed_pt)
+        face_pdf(game.cards, game, layouts, pdf, bleed_to=shop.bleed_pt, compress=False)
         images = rasterise(pdf, shop.dpi)
         for n, card in enumerate(game.cards, 1):
             size = shop.pixels(layouts.for_card(card).size)

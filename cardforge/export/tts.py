@@ -250,6 +250,6 @@ def _faces(cards: list[Card], game: Game, layouts: LayoutSet, size: tuple[float,
            cell: tuple[int, int]) -> tuple[list[Image.Image], list[Image.Image]]:
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "faces.pdf"
-        face_pdf(cards, game, layouts, pdf, bleed=False)
+        face_pdf(cards, game, layouts, pdf, bleed=False, compress=False)
         images = list(rasterise_to(pdf, cell))  # drawn at the cell's size: nothing resampled
     return images[0::2], images[1::2]

@@ -107,7 +107,7 @@ class ImageCache:
         if missing:
             with tempfile.TemporaryDirectory() as tmp:
                 pdf = Path(tmp) / "faces.pdf"
-                face_pdf(missing, game, layouts, pdf)
+                face_pdf(missing, game, layouts, pdf, compress=False)
                 pages = rasterise(pdf, FACE_DPI)
                 stored: dict[tuple, str] = {}  # pixels -> key: a back most cards share is encoded once
                 for card in missing:
