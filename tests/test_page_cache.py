@@ -209,6 +209,26 @@ def test_a_worker_killed_mid_deck_leaves_the_deck_whole_and_no_process_behind(tm
     assert (tmp_path / "two.pdf").read_bytes() == (tmp_path / "one.pdf").read_bytes()
 
 
+def test_a_deck_is_drawn_whole_here_when_no_worker_process_can_be_started(tmp_path, monkeypatch):
+    """fork failing (a limit on processes: EAGAIN) costs the deck its second process, not the deck."""
+    import os
+
+    project = Project(make_project(tmp_path, SLUG))
+    compiled = compile_game(project.cards / SLUG, project)
+    game = replace(compiled.game, cards=[replace(c, quantity=c.quantity * 3) for c in compiled.game.cards])
+    render_deck(game, compiled.layouts, tmp_path / "one.pdf", jobs=1)
+    drawn = _count_drawn(monkeypatch)
+
+    def no_fork():
+        raise BlockingIOError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    assert fork_safe(), f"a thread an earlier test left running: {threading.enumerate()}"  # else no pool is tried
+    render_deck(game, compiled.layouts, tmp_path / "two.pdf", jobs=2)
+    assert len(drawn) == len(plan(game, compiled.layouts, deck_render.DeckOptions()))  # every sheet, here
+    assert (tmp_path / "two.pdf").read_bytes() == (tmp_path / "one.pdf").read_bytes()
+
+
 @pytest.mark.parametrize("change", ["icon", "layout", "game"])
 def test_a_change_outside_the_card_files_draws_every_sheet_again(tmp_path, monkeypatch, change):
     """An icon file, the layout file or game.yaml: every page is drawn again, none replayed

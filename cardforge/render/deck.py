@@ -238,7 +238,7 @@ CHUNK_SHEETS = 4  # at most this many consecutive sheets to a worker's run
 def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit], missing: list[int], jobs: int):
     """(a function ending the pool, or None; a function giving the record a pool of
     ``jobs`` - 1 forked processes has drawn for unit ``i`` by the time this process writes
-    it, or None).
+    it, or None). No pool when none can be started (no process to be had).
 
     The workers draw the sheets ``missing`` in runs of a few consecutive sheets, from the
     back of the deck, while this process writes the deck from the front: a sheet no worker
@@ -267,10 +267,13 @@ def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit
     stop = context.RawValue("b", 0)  # shared memory the workers read before each sheet
     _POOL_JOB = (game, layouts, options, units, stop)
     finished: deque = deque()  # runs the pool's thread has finished, appended as they finish
+    executor = ProcessPoolExecutor(jobs - 1, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),))
     try:  # the workers are forked at the first submit, with _POOL_JOB as it is now
-        executor = ProcessPoolExecutor(jobs - 1, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),))
         for chunk in chunks:
             executor.submit(_draw_chunk, chunk).add_done_callback(finished.append)
+    except OSError:  # no process to be had (a limit on processes or memory): every sheet is drawn here
+        executor.shutdown(wait=True, cancel_futures=True)
+        return None, lambda i: None
     finally:
         _POOL_JOB = None
     ready: dict[int, object] = {}
