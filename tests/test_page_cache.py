@@ -203,9 +203,11 @@ def test_a_worker_killed_mid_deck_leaves_the_deck_whole_and_no_process_behind(tm
     child = multiprocessing.get_context("fork").Process(target=deck)
     child.start()
     child.join(120)
-    if child.exitcode is None:
+    hung = child.exitcode is None
+    if hung:
         child.kill()
-    assert child.exitcode == 0, "render_deck hung on the dead worker" if child.exitcode is None else "workers left running"
+        child.join()
+    assert child.exitcode == 0, "render_deck hung on the dead worker" if hung else "workers left running"
     assert (tmp_path / "two.pdf").read_bytes() == (tmp_path / "one.pdf").read_bytes()
 
 
