@@ -232,3 +232,27 @@ def test_after_a_one_card_edit_the_web_page_draws_one_card(tmp_path, monkeypatch
     edited = page(True)
     assert drawn[-1] == [f"{name} Elder"] and edited != first
     assert edited == page(False)  # the same bytes as a build that keeps nothing
+
+
+def test_a_back_every_card_shares_is_drawn_once_and_each_card_shows_the_back_it_prints(tmp_path):
+    """face_pdf's shared backs (rulebook.html's pictures): a back that prints alike on every
+    card is one page, and each card's (front, back) pages rasterise to the pixels of the
+    pages drawn for that card alone (every back drawn)."""
+    from pypdfium2 import PdfDocument
+
+    from cardforge.build import Project, compile_game
+    from cardforge.export.faces import face_pdf, rasterise
+    from conftest import make_project
+
+    root = make_project(tmp_path / "project", "gate")
+    compiled = compile_game(root / "cards" / "gate", Project(root))
+    cards = compiled.game.cards[:30]
+    every, shared = tmp_path / "every.pdf", tmp_path / "shared.pdf"
+    plain = face_pdf(cards, compiled.game, compiled.layouts, every, bleed=False)
+    placed = face_pdf(cards, compiled.game, compiled.layouts, shared, bleed=False, shared_backs=True)
+    assert plain == [(2 * i, 2 * i + 1) for i in range(len(cards))]
+    assert len(PdfDocument(str(shared))) == len({n for pair in placed for n in pair}) < 2 * len(cards)
+    drawn = [image.tobytes() for image in rasterise(every, 40)]
+    once = [image.tobytes() for image in rasterise(shared, 40)]
+    for (front, back), (own_front, own_back) in zip(placed, plain):
+        assert once[front] == drawn[own_front] and once[back] == drawn[own_back]

@@ -66,12 +66,14 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
     if missing:
         with tempfile.TemporaryDirectory() as tmp:
             pdf = Path(tmp) / "faces.pdf"
-            face_pdf(missing, game, layouts, pdf, bleed=False, compress=False)  # the card as cut, as a player holds it
-            pages = rasterise(pdf, FACE_DPI)
+            # the card as cut, as a player holds it; a back every card prints alike, drawn once
+            placed = face_pdf(missing, game, layouts, pdf, bleed=False, compress=False, shared_backs=True)
+            pages = enumerate(rasterise(pdf, FACE_DPI))
             encoded: dict[tuple, bytes] = {}  # the same pixels (a back most cards share) encoded once
-            for card in missing:
-                pair = []
-                for image in (next(pages), next(pages)):
+            by_page: dict[int, bytes] = {}
+            for card, numbers in zip(missing, placed):
+                while not all(n in by_page for n in numbers):  # the pages in order, each once
+                    n, image = next(pages)
                     if image.width > CARD_PX:
                         image = image.resize((CARD_PX, round(image.height * CARD_PX / image.width)), Image.LANCZOS)
                     pixels = (image.size, hashlib.sha256(image.tobytes()).digest())
@@ -79,7 +81,8 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
                         buffer = io.BytesIO()
                         image.save(buffer, "WEBP", quality=WEBP_QUALITY, method=WEBP_METHOD)
                         encoded[pixels] = buffer.getvalue()
-                    pair.append(encoded[pixels])
+                    by_page[n] = encoded[pixels]
+                pair = [by_page[n] for n in numbers]
                 if memo:
                     memo.keep_faces(keys[card.id], pair)
                 found[card.id] = tuple(_face(data) for data in pair)

@@ -24,23 +24,39 @@ from cardforge.render.icons import IconStamp
 
 
 def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed: bool = True,
-             bleed_to: float | None = None, back_first: bool = False, compress: bool = True) -> None:
+             bleed_to: float | None = None, back_first: bool = False, compress: bool = True,
+             shared_backs: bool = False) -> list[tuple[int, int]]:
     """Write ``out``: for each card, a front page then a back page (the back first with
     ``back_first``), each trim + 2 x bleed; the bleed is the layout's, ``bleed_to`` pt
     instead when given, none when ``bleed`` is false. ``compress=False`` for a file read
     once and deleted (rasterised into images): its pages are not deflated, which costs
-    about 7 % of drawing them and changes no pixel."""
+    about 7 % of drawing them and changes no pixel. With ``shared_backs``, a back that prints
+    the same on every card (:func:`cardforge.resolve.face.card_free`) is printed once, with
+    the first card that shows it, and not again.
+
+    Returns each card's (front page, back page), 0-based, in the order of ``cards``."""
     canvas = Canvas(str(out), invariant=1, pageCompression=int(compress), initialFontName=fonts.pdf_name("sans"))
     stamp = IconStamp(canvas)
     contexts = Contexts(game)  # which backs print the same on every card
+    printed: dict[tuple, int] = {}  # with shared_backs: a shared back's key -> its page
+    pages: list[tuple[int, int]] = []
     for card in cards:
         layout = layouts.for_card(card)
         b = (layout.bleed if bleed_to is None else bleed_to) if bleed else 0.0
         w, h = layout.size
         page = (w + 2 * b, h + 2 * b)
-        sides = [(layout.front, context(card, game)),
-                 (back_face(card, game, layouts), back_context(card, game))]
-        for face, ctx in (sides[::-1] if back_first else sides):
+        back, back_ctx = back_face(card, game, layouts), back_context(card, game)
+        key = card_render.back_key(back, back_ctx, layout, b) if shared_backs and contexts.card_free(back) else None
+        first = canvas.getPageNumber() - 1  # the page this card starts on
+        sides = [(layout.front, context(card, game))]
+        if key in printed:  # its back is printed already: the front alone
+            pages.append((first, printed[key]))
+        else:
+            sides = [(back, back_ctx), *sides] if back_first else [*sides, (back, back_ctx)]
+            pages.append((first + 1, first) if back_first else (first, first + 1))
+            if key is not None:
+                printed[key] = pages[-1][1]
+        for face, ctx in sides:
             canvas.setPageSize(page)
             canvas.setBleedBox((0, 0, page[0], page[1]))
             canvas.setTrimBox((b, b, b + w, b + h))
@@ -51,6 +67,7 @@ def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed
                 card_render.draw_back(canvas, face, ctx, game, b, b, layout, stamp, b, contexts.card_free(face))
             canvas.showPage()
     canvas.save()
+    return pages
 
 
 def rasterise(pdf: Path, dpi: int) -> Iterator[Image.Image]:

@@ -96,9 +96,16 @@ def draw_back(canvas: Canvas, face: Face, ctx: dict[str, Any], game: Game, x: fl
         draw_face(canvas, face, ctx, game, x, y, layout.size, stamp, bleed=bleed, shape=layout.shape,
                   ink_saver=ink_saver)
         return
-    key = ("back", id(face), repr(ctx["back"]), layout.size, layout.shape, bleed, ink_saver)
-    stamp.replay(key, face, x, y, lambda: draw_face(canvas, face, ctx, game, 0.0, 0.0, layout.size, stamp,
-                                                    bleed=bleed, shape=layout.shape, ink_saver=ink_saver))
+    stamp.replay(back_key(face, ctx, layout, bleed, ink_saver), face, x, y,
+                 lambda: draw_face(canvas, face, ctx, game, 0.0, 0.0, layout.size, stamp, bleed=bleed,
+                                   shape=layout.shape, ink_saver=ink_saver))
+
+
+def back_key(face: Face, ctx: dict[str, Any], layout, bleed: float | tuple[float, float, float, float],
+             ink_saver: bool = False) -> tuple:
+    """What a back that prints the same on every card (see :func:`draw_back`) looks like,
+    as a hashable value: two cards whose backs give the same key print the same back."""
+    return ("back", id(face), repr(ctx["back"]), layout.size, layout.shape, bleed, ink_saver)
 
 
 def draw_marks(c: Canvas, marks, left: float, top: float) -> None:

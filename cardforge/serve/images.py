@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -107,13 +108,19 @@ class ImageCache:
         if missing:
             with tempfile.TemporaryDirectory() as tmp:
                 pdf = Path(tmp) / "faces.pdf"
-                face_pdf(missing, game, layouts, pdf, compress=False)
-                pages = rasterise(pdf, FACE_DPI)
+                placed = face_pdf(missing, game, layouts, pdf, compress=False, shared_backs=True)  # a shared back once
+                uses = Counter(n for pair in placed for n in pair)
+                pages = rasterise(pdf, FACE_DPI)  # in order: each card's pages but a back shown before
                 stored: dict[tuple, str] = {}  # pixels -> key: a back most cards share is encoded once
-                for card in missing:
-                    for key in (keys[card.id] + "-f", keys[card.id] + "-b"):
-                        image = next(pages)
-                        pixels = (image.size, hashlib.sha256(image.tobytes()).digest())
+                again: dict[int, tuple] = {}  # a page more than one card shows -> (its image, its pixels)
+                for card, numbers in zip(missing, placed):
+                    for key, n in zip((keys[card.id] + "-f", keys[card.id] + "-b"), numbers):
+                        image, pixels = again.get(n) or (None, None)
+                        if image is None:
+                            image = next(pages)
+                            pixels = (image.size, hashlib.sha256(image.tobytes()).digest())
+                            if uses[n] > 1:
+                                again[n] = (image, pixels)
                         self.store(key, image, same_as=stored.get(pixels))
                         stored.setdefault(pixels, key)
             self._prune()
