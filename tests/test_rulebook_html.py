@@ -235,24 +235,26 @@ def test_after_a_one_card_edit_the_web_page_draws_one_card(tmp_path, monkeypatch
 
 
 def test_a_back_every_card_shares_is_drawn_once_and_each_card_shows_the_back_it_prints(tmp_path):
-    """face_pdf's shared backs (rulebook.html's pictures): a back that prints alike on every
-    card is one page, and each card's (front, back) pages rasterise to the pixels of the
-    pages drawn for that card alone (every back drawn)."""
+    """face_pdf's shared backs (rulebook.html's pictures, serve's images): a back that prints
+    alike on every card is one page, and card_pages gives each card the images of the pages
+    drawn for that card alone (every back drawn), backs first or last."""
     from pypdfium2 import PdfDocument
 
     from cardforge.build import Project, compile_game
-    from cardforge.export.faces import face_pdf, rasterise
+    from cardforge.export.faces import card_pages, face_pdf, rasterise
     from conftest import make_project
 
     root = make_project(tmp_path / "project", "gate")
     compiled = compile_game(root / "cards" / "gate", Project(root))
     cards = compiled.game.cards[:30]
-    every, shared = tmp_path / "every.pdf", tmp_path / "shared.pdf"
+    every = tmp_path / "every.pdf"
     plain = face_pdf(cards, compiled.game, compiled.layouts, every, bleed=False)
-    placed = face_pdf(cards, compiled.game, compiled.layouts, shared, bleed=False, shared_backs=True)
     assert plain == [(2 * i, 2 * i + 1) for i in range(len(cards))]
-    assert len(PdfDocument(str(shared))) == len({n for pair in placed for n in pair}) < 2 * len(cards)
     drawn = [image.tobytes() for image in rasterise(every, 40)]
-    once = [image.tobytes() for image in rasterise(shared, 40)]
-    for (front, back), (own_front, own_back) in zip(placed, plain):
-        assert once[front] == drawn[own_front] and once[back] == drawn[own_back]
+    for back_first in (False, True):
+        shared = tmp_path / f"shared-{back_first}.pdf"
+        placed = face_pdf(cards, compiled.game, compiled.layouts, shared, bleed=False, shared_backs=True,
+                          back_first=back_first)
+        assert len(PdfDocument(str(shared))) == len({n for pair in placed for n in pair}) < 2 * len(cards)
+        for (own_front, own_back), ((_, front), (_, back)) in zip(plain, card_pages(placed, rasterise(shared, 40))):
+            assert front.tobytes() == drawn[own_front] and back.tobytes() == drawn[own_back]

@@ -52,7 +52,7 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
     draws it, so an edit to one card draws one card again."""
     from PIL import Image
 
-    from cardforge.export.faces import face_pdf, rasterise
+    from cardforge.export.faces import card_pages, face_pdf, rasterise
 
     keys = _face_keys(game.cards, game, layouts) if memo else {}
     found: dict[str, tuple[Face, Face]] = {}
@@ -68,12 +68,12 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
             pdf = Path(tmp) / "faces.pdf"
             # the card as cut, as a player holds it; a back every card prints alike, drawn once
             placed = face_pdf(missing, game, layouts, pdf, bleed=False, compress=False, shared_backs=True)
-            pages = enumerate(rasterise(pdf, FACE_DPI))
             encoded: dict[tuple, bytes] = {}  # the same pixels (a back most cards share) encoded once
             by_page: dict[int, bytes] = {}
-            for card, numbers in zip(missing, placed):
-                while not all(n in by_page for n in numbers):  # the pages in order, each once
-                    n, image = next(pages)
+            for card, sides in zip(missing, card_pages(placed, rasterise(pdf, FACE_DPI))):
+                for n, image in sides:
+                    if n in by_page:
+                        continue
                     if image.width > CARD_PX:
                         image = image.resize((CARD_PX, round(image.height * CARD_PX / image.width)), Image.LANCZOS)
                     pixels = (image.size, hashlib.sha256(image.tobytes()).digest())
@@ -82,7 +82,7 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
                         image.save(buffer, "WEBP", quality=WEBP_QUALITY, method=WEBP_METHOD)
                         encoded[pixels] = buffer.getvalue()
                     by_page[n] = encoded[pixels]
-                pair = [by_page[n] for n in numbers]
+                pair = [by_page[n] for n, _ in sides]
                 if memo:
                     memo.keep_faces(keys[card.id], pair)
                 found[card.id] = tuple(_face(data) for data in pair)

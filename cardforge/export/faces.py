@@ -7,6 +7,7 @@ pypdfium2 (PDFium), at ``dpi`` pixels per inch.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -68,6 +69,24 @@ def face_pdf(cards: list[Card], game: Game, layouts: LayoutSet, out: Path, bleed
             canvas.showPage()
     canvas.save()
     return pages
+
+
+def card_pages(placed: list[tuple[int, int]], images: Iterator[Image.Image]) \
+        -> Iterator[tuple[tuple[int, Image.Image], tuple[int, Image.Image]]]:
+    """For each card, ((front page, its image), (back page, its image)): ``placed`` is what
+    :func:`face_pdf` returned, ``images`` the PDF's pages in order (:func:`rasterise`). A
+    page more than one card shows (a shared back) is read once and given to each; only
+    those are held."""
+    uses = Counter(n for pair in placed for n in pair)
+    again: dict[int, Image.Image] = {}
+    for pair in placed:
+        found = {n: again[n] for n in pair if n in again}
+        for n in sorted(set(pair) - found.keys()):  # the card's new pages, in page order
+            found[n] = next(images)
+            if uses[n] > 1:
+                again[n] = found[n]
+        front, back = pair
+        yield (front, found[front]), (back, found[back])
 
 
 def rasterise(pdf: Path, dpi: int) -> Iterator[Image.Image]:

@@ -19,13 +19,12 @@ import json
 import os
 import shutil
 import tempfile
-from collections import Counter
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from cardforge.cache import fingerprint
 from cardforge.cache.files import prune_newest
-from cardforge.export.faces import face_pdf, rasterise
+from cardforge.export.faces import card_pages, face_pdf, rasterise
 from cardforge.layout import LayoutSet
 from cardforge.model import Card, Game
 
@@ -109,20 +108,14 @@ class ImageCache:
             with tempfile.TemporaryDirectory() as tmp:
                 pdf = Path(tmp) / "faces.pdf"
                 placed = face_pdf(missing, game, layouts, pdf, compress=False, shared_backs=True)  # a shared back once
-                uses = Counter(n for pair in placed for n in pair)
-                pages = rasterise(pdf, FACE_DPI)  # in order: each card's pages but a back shown before
                 stored: dict[tuple, str] = {}  # pixels -> key: a back most cards share is encoded once
-                again: dict[int, tuple] = {}  # a page more than one card shows -> (its image, its pixels)
-                for card, numbers in zip(missing, placed):
-                    for key, n in zip((keys[card.id] + "-f", keys[card.id] + "-b"), numbers):
-                        image, pixels = again.get(n) or (None, None)
-                        if image is None:
-                            image = next(pages)
-                            pixels = (image.size, hashlib.sha256(image.tobytes()).digest())
-                            if uses[n] > 1:
-                                again[n] = (image, pixels)
-                        self.store(key, image, same_as=stored.get(pixels))
-                        stored.setdefault(pixels, key)
+                seen: dict[int, tuple] = {}  # page -> its pixels
+                for card, sides in zip(missing, card_pages(placed, rasterise(pdf, FACE_DPI))):
+                    for key, (n, image) in zip((keys[card.id] + "-f", keys[card.id] + "-b"), sides):
+                        if n not in seen:
+                            seen[n] = (image.size, hashlib.sha256(image.tobytes()).digest())
+                        self.store(key, image, same_as=stored.get(seen[n]))
+                        stored.setdefault(seen[n], key)
             self._prune()
         return {card.id: (self.picture(keys[card.id] + "-f"), self.picture(keys[card.id] + "-b")) for card in cards}
 
