@@ -70,6 +70,7 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
             placed = face_pdf(missing, game, layouts, pdf, bleed=False, compress=False, shared_backs=True)
             encoded: dict[tuple, bytes] = {}  # the same pixels (a back most cards share) encoded once
             by_page: dict[int, bytes] = {}
+            sizes: dict[int, tuple[int, int]] = {}  # page -> (w, h) px of its picture
             for card, sides in zip(missing, card_pages(placed, rasterise(pdf, FACE_DPI))):
                 for n, image in sides:
                     if n in by_page:
@@ -82,10 +83,11 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
                         image.save(buffer, "WEBP", quality=WEBP_QUALITY, method=WEBP_METHOD)
                         encoded[pixels] = buffer.getvalue()
                     by_page[n] = encoded[pixels]
+                    sizes[n] = image.size
                 pair = [by_page[n] for n, _ in sides]
                 if memo:
                     memo.keep_faces(keys[card.id], pair)
-                found[card.id] = tuple(_face(data) for data in pair)
+                found[card.id] = tuple(_face(by_page[n], sizes[n]) for n, _ in sides)
         if memo:
             memo.prune_faces()
     for card in game.cards:
@@ -96,12 +98,14 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
     return found
 
 
-def _face(data: bytes) -> Face:
-    from PIL import Image
+def _face(data: bytes, size: tuple[int, int] | None = None) -> Face:
+    """The face of WebP ``data``, ``size`` (w, h) px, read from the data when not given."""
+    if size is None:
+        from PIL import Image
 
-    with Image.open(io.BytesIO(data)) as image:
-        width, height = image.size
-    return Face("data:image/webp;base64," + base64.b64encode(data).decode("ascii"), width, height)
+        with Image.open(io.BytesIO(data)) as image:
+            size = image.size
+    return Face("data:image/webp;base64," + base64.b64encode(data).decode("ascii"), *size)
 
 
 def _face_keys(cards: list[Card], game: Game, layouts: LayoutSet) -> dict[str, str]:
