@@ -75,16 +75,18 @@ def card_pages(placed: list[tuple[int, int]], images: Iterator[Image.Image]) \
         -> Iterator[tuple[tuple[int, Image.Image], tuple[int, Image.Image]]]:
     """For each card, ((front page, its image), (back page, its image)): ``placed`` is what
     :func:`face_pdf` returned, ``images`` the PDF's pages in order (:func:`rasterise`). A
-    page more than one card shows (a shared back) is read once and given to each; only
-    those are held."""
-    uses = Counter(n for pair in placed for n in pair)
+    page more than one card shows (a shared back) is read once and given to each, held
+    until the last card that shows it."""
+    left = Counter(n for pair in placed for n in pair)  # the cards still to show each page
     again: dict[int, Image.Image] = {}
     for pair in placed:
         found = {n: again[n] for n in pair if n in again}
         for n in sorted(set(pair) - found.keys()):  # the card's new pages, in page order
-            found[n] = next(images)
-            if uses[n] > 1:
-                again[n] = found[n]
+            found[n] = again[n] = next(images)
+        for n in pair:
+            left[n] -= 1
+            if not left[n]:
+                again.pop(n, None)
         front, back = pair
         yield (front, found[front]), (back, found[back])
 
