@@ -231,6 +231,45 @@ def test_a_deck_is_drawn_whole_here_when_no_worker_process_can_be_started(tmp_pa
     assert (tmp_path / "two.pdf").read_bytes() == (tmp_path / "one.pdf").read_bytes()
 
 
+def test_a_fork_that_fails_after_one_worker_started_leaves_no_worker_behind(tmp_path, monkeypatch):
+    """Three jobs, the second fork failing: the deck is drawn here, the same bytes, and the
+    worker forked first is ended (an idle worker of an abandoned pool would keep the build
+    from exiting). Run in a child given 120 s."""
+    import multiprocessing
+    import os
+
+    project = Project(make_project(tmp_path, SLUG))
+    compiled = compile_game(project.cards / SLUG, project)
+    game = replace(compiled.game, cards=[replace(c, quantity=c.quantity * 3) for c in compiled.game.cards])
+    assert len(plan(game, compiled.layouts, deck_render.DeckOptions())) >= 6  # else no pool of three is tried
+    render_deck(game, compiled.layouts, tmp_path / "one.pdf", jobs=1)
+
+    def deck() -> None:
+        real, forks = os.fork, []
+
+        def fork_once():
+            if forks:
+                raise BlockingIOError(11, "Resource temporarily unavailable")
+            forks.append(1)
+            return real()
+
+        os.fork = fork_once
+        render_deck(game, compiled.layouts, tmp_path / "three.pdf", jobs=3)
+        os.fork = real
+        os._exit(0 if forks and not multiprocessing.active_children() else 1)
+
+    assert fork_safe(), f"a thread an earlier test left running: {threading.enumerate()}"  # else no pool is tried
+    child = multiprocessing.get_context("fork").Process(target=deck)
+    child.start()
+    child.join(120)
+    hung = child.exitcode is None
+    if hung:
+        child.kill()
+        child.join()
+    assert child.exitcode == 0, "render_deck hung" if hung else "no fork tried, or a worker left running"
+    assert (tmp_path / "three.pdf").read_bytes() == (tmp_path / "one.pdf").read_bytes()
+
+
 @pytest.mark.parametrize("change", ["icon", "layout", "game"])
 def test_a_change_outside_the_card_files_draws_every_sheet_again(tmp_path, monkeypatch, change):
     """An icon file, the layout file or game.yaml: every page is drawn again, none replayed

@@ -267,12 +267,16 @@ def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit
     stop = context.RawValue("b", 0)  # shared memory the workers read before each sheet
     _POOL_JOB = (game, layouts, options, units, stop)
     finished: deque = deque()  # runs the pool's thread has finished, appended as they finish
+    before = set(multiprocessing.active_children())
     executor = ProcessPoolExecutor(jobs - 1, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),))
     try:  # the workers are forked at the first submit, with _POOL_JOB as it is now
         for chunk in chunks:
             executor.submit(_draw_chunk, chunk).add_done_callback(finished.append)
     except OSError:  # no process to be had (a limit on processes or memory): every sheet is drawn here
         executor.shutdown(wait=True, cancel_futures=True)
+        for worker in set(multiprocessing.active_children()) - before:  # forked before a later fork failed
+            worker.terminate()  # idle, and its pool abandoned: else it would keep this process from exiting
+            worker.join()
         return None, lambda i: None
     finally:
         _POOL_JOB = None
