@@ -171,6 +171,21 @@ def test_sheets_a_worker_delivers_are_written_from_it_and_the_rest_drawn_here(tm
     assert (tmp_path / "two.pdf").read_bytes() == (tmp_path / "one.pdf").read_bytes()
 
 
+def _in_child(target) -> tuple[bool, int]:
+    """Run ``target`` in a forked child given 120 s: (whether it hung and was killed, its
+    exit code), so that a hang fails the test instead of the suite."""
+    import multiprocessing
+
+    child = multiprocessing.get_context("fork").Process(target=target)
+    child.start()
+    child.join(120)
+    hung = child.exitcode is None
+    if hung:
+        child.kill()
+        child.join()
+    return hung, child.exitcode
+
+
 @pytest.mark.parametrize("dies", ["first sheet", "last sheet"])
 def test_a_worker_killed_mid_deck_leaves_the_deck_whole_and_no_process_behind(tmp_path, monkeypatch, dies):
     """A worker killed outright (out of memory, a signal) while it draws: the sheets it held
@@ -200,14 +215,8 @@ def test_a_worker_killed_mid_deck_leaves_the_deck_whole_and_no_process_behind(tm
 
     monkeypatch.setattr(deck_render._Drawer, "unit", unit)
     assert fork_safe(), f"a thread an earlier test left running: {threading.enumerate()}"  # else no worker
-    child = multiprocessing.get_context("fork").Process(target=deck)
-    child.start()
-    child.join(120)
-    hung = child.exitcode is None
-    if hung:
-        child.kill()
-        child.join()
-    assert child.exitcode == 0, "render_deck hung on the dead worker" if hung else "workers left running"
+    hung, code = _in_child(deck)
+    assert code == 0, "render_deck hung on the dead worker" if hung else "workers left running"
     assert (tmp_path / "two.pdf").read_bytes() == (tmp_path / "one.pdf").read_bytes()
 
 
@@ -259,14 +268,8 @@ def test_a_fork_that_fails_after_one_worker_started_leaves_no_worker_behind(tmp_
         os._exit(0 if forks and not multiprocessing.active_children() else 1)
 
     assert fork_safe(), f"a thread an earlier test left running: {threading.enumerate()}"  # else no pool is tried
-    child = multiprocessing.get_context("fork").Process(target=deck)
-    child.start()
-    child.join(120)
-    hung = child.exitcode is None
-    if hung:
-        child.kill()
-        child.join()
-    assert child.exitcode == 0, "render_deck hung" if hung else "no fork tried, or a worker left running"
+    hung, code = _in_child(deck)
+    assert code == 0, "render_deck hung" if hung else "no fork tried, or a worker left running"
     assert (tmp_path / "three.pdf").read_bytes() == (tmp_path / "one.pdf").read_bytes()
 
 
