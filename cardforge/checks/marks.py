@@ -73,6 +73,8 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
         source = _read(path) or ""
         reported = set()
         for value, name, field in values:
+            if value not in markdown:  # most designed values are not in the rules: no pattern to run
+                continue
             pattern = re.compile(rf"(?<![\w'{{]){re.escape(value)}(?![\w}}])")
             for match in pattern.finditer(markdown):
                 if MARKED.match(markdown, match.end()):
