@@ -15,6 +15,7 @@ its elements a subclass of :class:`Element` holding them (``Kind(element=...)``)
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -224,15 +225,16 @@ class Kind:
     element: type = Element  # its elements' class: Element, or a subclass adding the kind's own fields
     module: str = field(default="", compare=False)
 
-    @property
+    # worked out once a kind (a check asks them of every element of every card)
+    @cached_property
     def all_keys(self) -> tuple[Key, ...]:
         return COMMON + self.keys
 
-    @property
+    @cached_property
     def key_names(self) -> tuple[str, ...]:
         return tuple(k.name for k in self.all_keys)
 
-    @property
+    @cached_property
     def templates(self) -> tuple[tuple[str, str], ...]:
         """``(field, what it gives)`` of each field of its elements that holds a template: its
         own keys first, in the order declared, then the keys every kind shares (``when``)."""
