@@ -63,7 +63,7 @@ def _texts(game: Game) -> str:
 
 def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
     texts = None
-    patterns: list[re.Pattern] = []
+    patterns: list[re.Pattern] | None = None  # worked out for the first file no text names as written
     found = []
     catalogs = {catalog_path(Path("."), lang).as_posix() for lang in languages(game.data)[1:]}  # locale/<lang>.po
     for path in sorted(game.root.rglob("*")):
@@ -76,8 +76,11 @@ def check(game: Game, layouts: LayoutSet | None) -> list[Diagnostic]:
             continue
         if texts is None:
             texts = _texts(game)
+        if rel.as_posix() in texts or path.name in texts:
+            continue
+        if patterns is None:
             patterns = templated_paths(texts)
-        if rel.as_posix() in texts or path.name in texts or any(p.search(rel.as_posix()) for p in patterns):
+        if any(p.search(rel.as_posix()) for p in patterns):
             continue
         found.append(diag(FILE_UNREAD, f"cardforge does not read {rel.as_posix()}, and no file of the pack names it",
                           file=display_path(path),
