@@ -37,6 +37,9 @@ INTERNAL = [
 ]
 JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 TOKEN = re.compile(r"\{[\w-]+\}")
+# what every pattern of INTERNAL needs to match, in the same engine's case folding: a text
+# without any of them has nothing to find (blanking templates and tokens only removes)
+_NEEDED = re.compile(r"seed|errata|provisional|pack|todo|fixme|tbd|xxx|maintainer|_", re.I)
 
 
 def players(meta: dict[str, Any]) -> str:
@@ -92,6 +95,8 @@ def internal_words(text: str, allowed: set[str] = frozenset()) -> Iterator[tuple
 
     ``allowed`` are words the game itself uses (glossary terms, card names): never flagged.
     """
+    if not _NEEDED.search(text):  # most strings
+        return
     blank = JINJA.sub(lambda m: " " * len(m.group(0)), text)
     blank = TOKEN.sub(lambda m: " " * len(m.group(0)), blank)
     blank = re.sub(r"<!--.*?-->", lambda m: " " * len(m.group(0)), blank, flags=re.S)
