@@ -73,7 +73,8 @@ def check_catalog(source: Game, translated: Game, applied: Applied) -> list[Diag
     from cardforge.checks.references import RUN
     from rapidfuzz import fuzz
 
-    catalog, problems = read_catalog(catalog_path(source.root, applied.lang), applied.lang)
+    catalog, problems = (applied.catalog, []) if applied.catalog is not None \
+        else read_catalog(catalog_path(source.root, applied.lang), applied.lang)
     if catalog is None:
         return problems
     where = applied.file

@@ -211,6 +211,7 @@ class Applied:
     lang: str
     file: str
     placed: dict[tuple[str, int], int] = field(default_factory=dict)
+    catalog: object = field(default=None, compare=False, repr=False)  # the Babel catalog read (the checks read it again)
 
 
 def card_context(card: Card, path: tuple) -> str:
@@ -266,6 +267,7 @@ def translated(game: Game, lang: str) -> tuple[Game, list[Diagnostic], Applied]:
     where = display_path(path)
     applied = Applied(lang, where)
     catalog, problems = read_catalog(path, lang)
+    applied.catalog = catalog
     if catalog is None:
         if not problems:
             problems = [diag(TRANSLATION_MISSING, f"{game.slug} lists {lang!r} among its languages but has no {where}",
