@@ -225,7 +225,7 @@ class Kind:
     element: type = Element  # its elements' class: Element, or a subclass adding the kind's own fields
     module: str = field(default="", compare=False)
 
-    # worked out once a kind (a check asks them of every element of every card)
+    # worked out once per kind: the checks ask them of every element of every card
     @cached_property
     def all_keys(self) -> tuple[Key, ...]:
         return COMMON + self.keys

@@ -204,14 +204,16 @@ def _translate_source(source: str, found: dict[str, str]) -> str:
 
 @dataclass
 class Applied:
-    """What applying a catalog did: the language, the catalog file (display path), and for
+    """What applying a catalog did: the language, the catalog file (display path), for
     each source position it translated, the catalog line of its entry (``placed``:
-    (file, line) -> line in the .po), so a check of the translated game reports there."""
+    (file, line) -> line in the .po), so a check of the translated game reports there, and
+    the Babel catalog applied (``catalog``, None without one), which the catalog check
+    reads instead of parsing the file again."""
 
     lang: str
     file: str
     placed: dict[tuple[str, int], int] = field(default_factory=dict)
-    catalog: object = field(default=None, compare=False, repr=False)  # the Babel catalog read (the checks read it again)
+    catalog: object = field(default=None, compare=False, repr=False)
 
 
 def card_context(card: Card, path: tuple) -> str:
