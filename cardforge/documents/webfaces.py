@@ -69,8 +69,7 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
             # the card as cut, as a player holds it; a back every card prints alike, drawn once
             placed = face_pdf(missing, game, layouts, pdf, bleed=False, compress=False, shared_backs=True)
             encoded: dict[tuple, bytes] = {}  # the same pixels (a back most cards share) encoded once
-            by_page: dict[int, bytes] = {}
-            sizes: dict[int, tuple[int, int]] = {}  # page -> (w, h) px of its picture
+            by_page: dict[int, tuple[bytes, tuple[int, int]]] = {}  # page -> its picture, (w, h) px
             for card, sides in zip(missing, card_pages(placed, rasterise(pdf, FACE_DPI))):
                 for n, image in sides:
                     if n in by_page:
@@ -82,12 +81,10 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
                         buffer = io.BytesIO()
                         image.save(buffer, "WEBP", quality=WEBP_QUALITY, method=WEBP_METHOD)
                         encoded[pixels] = buffer.getvalue()
-                    by_page[n] = encoded[pixels]
-                    sizes[n] = image.size
-                pair = [by_page[n] for n, _ in sides]
+                    by_page[n] = (encoded[pixels], image.size)
                 if memo:
-                    memo.keep_faces(keys[card.id], pair)
-                found[card.id] = tuple(_face(by_page[n], sizes[n]) for n, _ in sides)
+                    memo.keep_faces(keys[card.id], [by_page[n][0] for n, _ in sides])
+                found[card.id] = tuple(_face(*by_page[n]) for n, _ in sides)
         if memo:
             memo.prune_faces()
     for card in game.cards:
