@@ -234,6 +234,48 @@ def test_after_a_one_card_edit_the_web_page_draws_one_card(tmp_path, monkeypatch
     assert edited == page(False)  # the same bytes as a build that keeps nothing
 
 
+def test_anatomy_pictures_are_drawn_again_only_when_a_sample_card_changes(tmp_path, monkeypatch):
+    """rulebook.html's anatomy figures are kept in the rules memo under their sample cards'
+    fields: renaming another card draws none of them again, renaming a sample card draws
+    them again, and the page is each time byte for byte what a build without the memo writes."""
+    import cardforge.documents.anatomy as anatomy
+    from cardforge.build import Project, compile_game
+    from cardforge.documents.memo import Memo
+    from cardforge.documents.webbook import render_rulebook_html
+    from conftest import make_project
+
+    root = make_project(tmp_path / "project", "gate")
+    pack = root / "cards" / "gate"
+    memo = Memo(tmp_path / "memo")
+    drawn: list[int] = []
+    real = anatomy._drawn
+    monkeypatch.setattr(anatomy, "_drawn", lambda figures, *a: (drawn.append(len(figures)), real(figures, *a))[1])
+
+    def page(use_memo: bool) -> bytes:
+        compiled = compile_game(pack, Project(root))
+        out = tmp_path / "rulebook.html"
+        render_rulebook_html(compiled.game, compiled.layouts, out, memo=memo if use_memo else None)
+        return out.read_bytes()
+
+    def rename(card_name: str) -> None:
+        path = next(p for p in sorted(pack.glob("*.yaml")) if f"name: {card_name}\n" in p.read_text())
+        path.write_text(path.read_text().replace(f"name: {card_name}\n", f"name: {card_name} Elder\n", 1))
+
+    first = page(True)
+    assert drawn and drawn[0] >= 2 and first.count(b'<figure class="anatomy-figure">') == drawn[0]
+    assert page(True) == first and len(drawn) == 1  # nothing drawn again
+
+    game = compile_game(pack, Project(root))
+    samples = {anatomy.sample(game.game, t, game.layouts).name for t in game.game.card_types}
+    other = next(c.name for c in game.game.cards if c.name not in samples and f"name: {c.name}\n" in
+                 "".join(p.read_text() for p in pack.glob("*.yaml")))
+    rename(other)
+    assert page(True) == page(False) and len(drawn) == 2  # only the page without the memo drew them
+    rename(sorted(samples)[0])
+    again = page(True)
+    assert len(drawn) == 3 and again != first and again == page(False)
+
+
 def test_a_back_every_card_shares_is_drawn_once_and_each_card_shows_the_back_it_prints(tmp_path):
     """face_pdf's shared backs (rulebook.html's pictures, serve's images): a back that prints
     alike on every card is one page, and card_pages gives each card the images of the pages

@@ -172,7 +172,7 @@ def test_a_one_card_edit_lays_each_rules_document_out_once_and_matches_a_clean_b
                                                                                     built, clean_edited):
     root = built(slug, tmp_path / "work")
     assert {p.name for p in _memo(root, slug).glob("*.json")} == {
-        "sheet-size.json", "rulebook-contents.json", "helper-size.json"}
+        "sheet-size.json", "rulebook-contents.json", "helper-size.json", "anatomy.json"}
 
     _edit_card(root / "cards" / slug)
     passes = _passes(monkeypatch)

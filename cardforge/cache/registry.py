@@ -77,9 +77,10 @@ DECK_PAGES = Cache("deck-pages", "project", ".cache/{game}/deck-pages", "the car
                    "after a one-card edit only the sheets holding that card are drawn")
 RULES_MEMO = Cache("rules-memo", "project", ".cache/{game}/rules", "the text laid out, the paper, the fonts, the "
                    "fingerprint; icons by their SVG's digest; rulebook.html's card pictures by the card's "
-                   "fields and everything else that draws it", "4 answers per kind, 256 icon pictures, 4,000 card pictures",
+                   "fields and everything else that draws it, its anatomy figures by their sample cards' too",
+                   "4 answers per kind, 256 icon pictures, 4,000 card pictures",
                    "rules documents laid out once after a one-card edit (no type-size search, no contents pass); "
-                   "rulebook.html draws only the cards that changed")
+                   "rulebook.html draws only the cards that changed, and its anatomy figures when a sample card did")
 PRINTED = Cache("printed", "project", ".cache/{game}/printed.json", "the SHA-256 of the deck.pdf it describes",
                 "one file per game: the last build's", "`cardforge diff GAME` without a revision compares with what "
                 "the last build printed (each card's fields and face digest)")

@@ -12,7 +12,9 @@ file per kind of answer, the newest :data:`KEEP` answers each):
   (:meth:`Memo.key`: the text laid out, the paper, the fonts, cardforge's version), so it
   is only ever read back for the same inputs;
 * **card faces** of rulebook.html, kept per card under a key of its fields and of
-  everything else that draws it (:func:`cardforge.documents.webfaces.card_faces`);
+  everything else that draws it (:func:`cardforge.documents.webfaces.card_faces`), and its
+  **anatomy figures**, kept under a key of their sample cards' fields, their callouts and
+  the same (:func:`cardforge.documents.anatomy.anatomy_pictures`);
 * a **page guess** (the rulebook's contents) is kept per paper and cardforge version: the next
   build lays its document out once with the guess and keeps the result only when the
   pages it finds are the pages it guessed, which is then exactly the document a build

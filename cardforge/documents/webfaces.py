@@ -105,17 +105,32 @@ def _face(data: bytes, size: tuple[int, int] | None = None) -> Face:
     return Face("data:image/webp;base64," + base64.b64encode(data).decode("ascii"), *size)
 
 
-def _face_keys(cards: list[Card], game: Game, layouts: LayoutSet) -> dict[str, str]:
-    """``{card.id: memo key}``: each card's fields with what every face of the pack is drawn
-    from (the pack's files but its card files, its layouts, cardforge; worked out once)."""
+def drawing_context(game: Game, layouts: LayoutSet) -> str:
+    """What every card picture of the pack is drawn from besides the card itself: the pack's
+    files but its card files, its layouts and cardforge
+    (:func:`cardforge.render.pagecache.context_digest`), or game.yaml's data when a file
+    cannot be read. A card's layout templates see only its own fields and game.yaml
+    (:func:`cardforge.resolve.face.context`), so this and the card's fields key its picture."""
     from cardforge.render.pagecache import context_digest
-    from cardforge.documents.memo import Memo
 
     folder = Path(layouts.file).parent if layouts.file else game.root.parent.parent / "layouts"
     try:
-        context = context_digest(game.root, folder)
+        return context_digest(game.root, folder)
     except OSError:
-        context = json.dumps(game.data, sort_keys=True, default=str)
+        return json.dumps(game.data, sort_keys=True, default=str)
+
+
+def card_fields(card: Card) -> str:
+    """A card's part of a picture's memo key: its type, name, quantity and fields, as JSON."""
+    return json.dumps([card.type, card.name, card.quantity, card.data], sort_keys=True, default=str)
+
+
+def _face_keys(cards: list[Card], game: Game, layouts: LayoutSet) -> dict[str, str]:
+    """``{card.id: memo key}``: each card's fields with what every face of the pack is drawn
+    from (:func:`drawing_context`, worked out once)."""
+    from cardforge.documents.memo import Memo
+
+    context = drawing_context(game, layouts)
     return {card.id: Memo.key("card-face", "trim", CARD_PX, FACE_DPI, WEBP_QUALITY, WEBP_METHOD, context,
-                              json.dumps([card.type, card.name, card.quantity, card.data], sort_keys=True, default=str))
+                              card_fields(card))
             for card in cards}
