@@ -85,6 +85,8 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
                     if game.compiled_now(recent[1], force, progress):
                         start(game)
                     return
+                if isinstance(pool, workers.Pool) and pool.executor is None:
+                    workers.import_compiler()  # before the pool forks (see there)
                 running[pool.submit(_compile, game.pack, project, game.lang)] = (game, _CHECKS)
                 return
             for name in tasks(sorted(game.missing, key=lambda n: _COST.get(n, 2))):  # tts+ttpg drawn once
