@@ -89,6 +89,7 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
                     workers.import_compiler()  # before the pool forks (see there)
                 running[pool.submit(_compile, game.pack, project, game.lang)] = (game, _CHECKS)
                 return
+            pool.draw(idle=not running)
             for name in tasks(sorted(game.missing, key=lambda n: _COST.get(n, 2))):  # tts+ttpg drawn once
                 running[pool.submit(_render, game.compiled, name, game.staging, game.options, game.caches(),
                                     deck_jobs or jobs)] = (game, name)
@@ -96,8 +97,9 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
         for game in workers.largest_first(games, lambda g: g.pack) if jobs > 1 else games:
             if game.plan(force, progress):
                 start(game)
-        if any(name == _CHECKS for _, name in running.values()):
-            pool.warm_up()  # the workers a compile leaves idle get ready to draw meanwhile
+        compiles = sum(name == _CHECKS for _, name in running.values())
+        if compiles:
+            pool.warm_up(compiles)  # what the compiles leave idle gets ready to draw meanwhile
         if running:
             from concurrent.futures import FIRST_COMPLETED, wait
         while running:

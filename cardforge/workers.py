@@ -44,7 +44,10 @@ class Inline:
     def drain(self) -> None:
         pass
 
-    def warm_up(self) -> None:
+    def warm_up(self, compiles: int) -> None:
+        pass
+
+    def draw(self, idle: bool) -> None:
         pass
 
     def __enter__(self):
@@ -75,12 +78,15 @@ class Pool:
         self.jobs = jobs
         self.report = Report(progress, total)
         self.executor = None  # started by the first task: a build served from the cache forks nothing
+        self.forked = False  # whether the workers are forked (else spawned)
+        self.cold = False  # the workers were forked before this process warmed up (see warm_up)
 
     def submit(self, fn, *args) -> Future:
         if self.executor is None:
             from concurrent.futures import ProcessPoolExecutor
 
             context = pool_context()  # forked, unless another thread runs in this process
+            self.forked = context.get_start_method() == "fork"
             self.queue = context.SimpleQueue()
             self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_worker,
                                                 initargs=(self.queue, os.getpid()))
@@ -90,11 +96,28 @@ class Pool:
         while self.executor is not None and not self.queue.empty():
             self.report.put(self.queue.get())
 
-    def warm_up(self) -> None:
-        """Give each worker but one a :func:`_warm_up` (queued after the tasks already
-        submitted: a worker takes one when it is idle)."""
+    def warm_up(self, compiles: int) -> None:
+        """Get ready to draw while the ``compiles`` games submitted compile. With forked
+        workers and fewer compiles than workers (one game edited: a worker would wait idle),
+        this process imports what drawing needs and parses the shipped faces itself
+        (:func:`_warm_up`) beside the compiles, and :meth:`draw` forks the workers again from
+        it: every output then starts warm, the first ones included. Otherwise each worker
+        but one gets a :func:`_warm_up` (queued after the compiles: taken when idle)."""
+        if self.forked and compiles < self.jobs:
+            _warm_up()
+            self.cold = True
+            return
         for _ in range(self.jobs - 1):
             self.submit(_warm_up)
+
+    def draw(self, idle: bool) -> None:
+        """Call before submitting a game's outputs; ``idle``: no task of the pool runs. Workers
+        forked before this process warmed up (:meth:`warm_up`) are ended then, so the next
+        task forks warm ones (a running task keeps them until the pool is idle again)."""
+        if self.cold and idle and self.executor is not None:
+            self.drain()
+            self.executor.shutdown(wait=True)
+            self.executor, self.cold = None, False
 
     def __enter__(self):
         return self
@@ -106,9 +129,10 @@ class Pool:
 
 
 def _warm_up() -> None:
-    """In a pool worker with nothing to do while a game compiles: import what drawing needs
-    and parse the shipped sans and serif faces, so that its first output starts drawing at
-    once (a forked worker has only what the build imported before forking)."""
+    """In a pool worker with nothing to do while a game compiles, or in the build's process
+    before it forks its workers again (:meth:`Pool.warm_up`): import what drawing needs and
+    parse the shipped sans and serif faces, so that a first output starts drawing at once (a
+    forked worker has only what the build imported before forking)."""
     try:
         import reportlab.pdfgen.canvas  # noqa: F401
         import reportlab.platypus  # noqa: F401

@@ -210,6 +210,38 @@ def test_beside_another_thread_a_build_never_forks_and_writes_the_same_bytes(tmp
     assert outputs(beside) == outputs(forked) and len(outputs(forked)) == 5
 
 
+def _worker_state() -> tuple[int, int, str]:
+    """A pool task: this worker's process id, its parent's, and what the build's process had
+    marked as warmed up when the worker was forked (see the test below)."""
+    import os
+
+    return os.getpid(), os.getppid(), os.environ.get("CARDFORGE_TEST_WARMED", "")
+
+
+def test_after_a_lone_compile_the_outputs_are_drawn_by_workers_forked_from_the_warmed_build(monkeypatch):
+    """Fewer games to compile than workers (one game edited): the build's own process gets
+    ready to draw beside the compile (workers.Pool.warm_up runs the warm-up here, not in a
+    worker), and the pool, once idle, forks its workers again from it (Pool.draw): the
+    outputs run in new workers that have what it warmed up, not in the ones forked before."""
+    import os
+
+    from cardforge import workers
+
+    def warm_up() -> None:  # marks this process (a forked worker inherits its environment)
+        monkeypatch.setenv("CARDFORGE_TEST_WARMED", str(os.getpid()))
+
+    monkeypatch.setattr(workers, "_warm_up", warm_up)
+    with workers.Pool(2, None, lambda slug: 0) as pool:
+        before = pool.submit(_worker_state).result()
+        assert pool.forked and before[2] == ""
+        pool.warm_up(1)
+        assert os.environ["CARDFORGE_TEST_WARMED"] == str(os.getpid())  # warmed here
+        pool.draw(idle=True)
+        after = {pool.submit(_worker_state).result() for _ in range(4)}
+    assert before[0] not in {pid for pid, _, _ in after}
+    assert {(parent, warmed) for _, parent, warmed in after} == {(os.getpid(), str(os.getpid()))}
+
+
 def test_build_command_jobs_and_no_cache(tmp_path):
     project = mini(tmp_path / "p")
     result = run_cli("build", "--no-cache", "--jobs", "2", "--root", str(project.root))
