@@ -77,8 +77,8 @@ def _compiled(project: Project, items: list[tuple[Path, str | None]], jobs: int)
     if jobs <= 1 or len(items) < 2:
         return [_check(pack, project, lang) for pack, lang in items]
     order = workers.largest_first(list(range(len(items))), lambda i: items[i][0])
-    workers.import_compiler()  # once here: a forked worker has it
     with workers.pool(min(jobs, len(items)), None, lambda slug: 0) as pool:
+        pool.ready_to_compile()
         futures = {i: pool.submit(_check, items[i][0], project, items[i][1]) for i in order}
         return [futures[i].result() for i in range(len(items))]
 

@@ -85,8 +85,7 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
                     if game.compiled_now(recent[1], force, progress):
                         start(game)
                     return
-                if isinstance(pool, workers.Pool) and pool.executor is None:
-                    workers.import_compiler()  # before the pool forks (see there)
+                pool.ready_to_compile()
                 running[pool.submit(_compile, game.pack, project, game.lang)] = (game, _CHECKS)
                 return
             pool.draw(idle=not running)

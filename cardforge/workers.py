@@ -44,6 +44,9 @@ class Inline:
     def drain(self) -> None:
         pass
 
+    def ready_to_compile(self) -> None:
+        pass
+
     def warm_up(self, compiles: int) -> None:
         pass
 
@@ -95,6 +98,12 @@ class Pool:
     def drain(self) -> None:
         while self.executor is not None and not self.queue.empty():
             self.report.put(self.queue.get())
+
+    def ready_to_compile(self) -> None:
+        """Call before submitting a compile: before the workers fork, this process imports
+        what compiling imports (:func:`import_compiler`)."""
+        if self.executor is None:
+            import_compiler()
 
     def warm_up(self, compiles: int) -> None:
         """Get ready to draw while the ``compiles`` games submitted compile. With forked

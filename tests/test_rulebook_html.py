@@ -7,6 +7,7 @@ Needs chromium (see tests/test_serve_browser.py); the browser tests are marked s
 """
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -264,16 +265,22 @@ def test_anatomy_pictures_are_drawn_again_only_when_a_sample_card_changes(tmp_pa
     first = page(True)
     assert drawn and drawn[0] >= 2 and first.count(b'<figure class="anatomy-figure">') == drawn[0]
     assert page(True) == first and len(drawn) == 1  # nothing drawn again
+    kept = tmp_path / "memo" / "anatomy.json"
+    answers = json.loads(kept.read_text())
+    kept.write_text(json.dumps({key: [["not a picture"]] for key in answers}))  # the right key, a wrong shape
+    assert page(True) == first and len(drawn) == 2  # a miss: drawn again, kept again
+    assert page(True) == first and len(drawn) == 2
 
     game = compile_game(pack, Project(root))
     samples = {anatomy.sample(game.game, t, game.layouts).name for t in game.game.card_types}
     other = next(c.name for c in game.game.cards if c.name not in samples and f"name: {c.name}\n" in
                  "".join(p.read_text() for p in pack.glob("*.yaml")))
     rename(other)
-    assert page(True) == page(False) and len(drawn) == 2  # only the page without the memo drew them
+    assert page(True) == page(False) and len(drawn) == 3  # only the page without the memo drew them
     rename(sorted(samples)[0])
     again = page(True)
-    assert len(drawn) == 3 and again != first and again == page(False)
+    assert len(drawn) == 4 and again != first
+    assert again == page(False)
 
 
 def test_a_back_every_card_shares_is_drawn_once_and_each_card_shows_the_back_it_prints(tmp_path):

@@ -310,7 +310,8 @@ def anatomy_pictures(game: Game, layouts: LayoutSet, width: float = 120 * MM, dp
         return []
     key = _memo_key(figures, game, layouts, width, dpi) if memo else ""
     kept = memo.get("anatomy", key) if memo else None
-    if not (isinstance(kept, list) and len(kept) == len(figures)):
+    if not (isinstance(kept, list) and len(kept) == len(figures)
+            and all(isinstance(k, list) and len(k) == 3 for k in kept)):  # else a miss
         kept = _drawn(figures, width, dpi)
         if memo:
             memo.put("anatomy", key, kept)
@@ -319,6 +320,7 @@ def anatomy_pictures(game: Game, layouts: LayoutSet, width: float = 120 * MM, dp
 
 
 def _memo_key(figures: list, game: Game, layouts: LayoutSet, width: float, dpi: int) -> str:
+    """The memo key of ``figures`` ((label, sample card, figure) each) drawn ``width`` pt wide at ``dpi``."""
     from cardforge.documents.memo import Memo
     from cardforge.documents.webfaces import card_fields, drawing_context
 
