@@ -24,7 +24,7 @@ from collections import Counter
 from dataclasses import replace
 
 from cardforge.model import Game
-from cardforge.sources.catalogs import Applied, catalog_path, entries_of, read_catalog
+from cardforge.sources.catalogs import Applied, entries_of
 from cardforge.util.diagnostics import (TRANSLATION_FUZZY, TRANSLATION_MISSING, TRANSLATION_NAME, TRANSLATION_NUMBER,
                                         TRANSLATION_TOKEN, Diagnostic, Severity, diag)
 
@@ -73,10 +73,9 @@ def check_catalog(source: Game, translated: Game, applied: Applied) -> list[Diag
     from cardforge.checks.references import RUN
     from rapidfuzz import fuzz
 
-    catalog, problems = (applied.catalog, []) if applied.catalog is not None \
-        else read_catalog(catalog_path(source.root, applied.lang), applied.lang)
-    if catalog is None:
-        return problems
+    catalog = applied.catalog
+    if catalog is None:  # missing or not parsed: translated() reported it
+        return []
     where = applied.file
     lang = applied.lang
     ours, renamed = _names(source, translated)
@@ -116,7 +115,7 @@ def check_catalog(source: Game, translated: Game, applied: Applied) -> list[Diag
                 if fuzz.ratio(run, best) >= NEAR:
                     found.append(diag(TRANSLATION_NAME, f"{what}: {match.group(0)!r} is no card or term of {lang}",
                                       file=where, line=line, hint=f"did you mean {ours[best]!r}?"))
-    return problems + found
+    return found
 
 
 def translation_findings(problems: list[Diagnostic], source: Game, translated: Game,

@@ -25,21 +25,21 @@ from cardforge.util.i18n import _
 CITATION = re.compile(r"\[[RE]\d+\]")
 RULING_NOTE = "[R1] marks a ruling of this edition where the original rules leave a question open (the rulebook's About this edition lists them)"
 
-# (pattern, why) : words for the pack's maintainers, never for players
+# (pattern, a regular expression every match of it contains, why): words for the pack's maintainers, never for players
 INTERNAL = [
-    (re.compile(r"\bseeds?\b(?!\s+(?:of|from)\b)", re.I), "the seed is the pack's source document"),
-    (re.compile(r"\bERRATA\.md\b|\berrata\.ya?ml\b", re.I), "names a maintainer's file"),
-    (re.compile(r"\bprovisional\b", re.I), "mark designed values with † instead"),
-    (re.compile(r"\b(?:game pack|the pack's|this pack's)\b", re.I), "speaks of the data pack, not the game"),
-    (re.compile(r"\b(?:TODO|FIXME|TBD|XXX)\b"), "a note to the maintainers"),
-    (re.compile(r"\bmaintainers?\b", re.I), "a note to the maintainers"),
-    (re.compile(r"(?<![{\w/.-])[a-z]+(?:_[a-z0-9]+)+(?![\w}/-]|\.\w)"), "a raw field name"),
+    (re.compile(r"\bseeds?\b(?!\s+(?:of|from)\b)", re.I), "seed", "the seed is the pack's source document"),
+    (re.compile(r"\bERRATA\.md\b|\berrata\.ya?ml\b", re.I), "errata", "names a maintainer's file"),
+    (re.compile(r"\bprovisional\b", re.I), "provisional", "mark designed values with † instead"),
+    (re.compile(r"\b(?:game pack|the pack's|this pack's)\b", re.I), "pack", "speaks of the data pack, not the game"),
+    (re.compile(r"\b(?:TODO|FIXME|TBD|XXX)\b"), "todo|fixme|tbd|xxx", "a note to the maintainers"),
+    (re.compile(r"\bmaintainers?\b", re.I), "maintainer", "a note to the maintainers"),
+    (re.compile(r"(?<![{\w/.-])[a-z]+(?:_[a-z0-9]+)+(?![\w}/-]|\.\w)"), "_", "a raw field name"),
 ]
 JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 TOKEN = re.compile(r"\{[\w-]+\}")
-# what every pattern of INTERNAL needs to match, in the same engine's case folding: a text
-# without any of them has nothing to find (blanking templates and tokens only removes)
-_NEEDED = re.compile(r"seed|errata|provisional|pack|todo|fixme|tbd|xxx|maintainer|_", re.I)
+# a text holding none of what the patterns' matches hold (case folded as re.I folds) has
+# nothing to find: blanking templates and tokens only removes text
+_NEEDED = re.compile("|".join(needs for _pattern, needs, _why in INTERNAL), re.I)
 
 
 def players(meta: dict[str, Any]) -> str:
@@ -100,7 +100,7 @@ def internal_words(text: str, allowed: set[str] = frozenset()) -> Iterator[tuple
     blank = JINJA.sub(lambda m: " " * len(m.group(0)), text)
     blank = TOKEN.sub(lambda m: " " * len(m.group(0)), blank)
     blank = re.sub(r"<!--.*?-->", lambda m: " " * len(m.group(0)), blank, flags=re.S)
-    for pattern, why in INTERNAL:
+    for pattern, _needs, why in INTERNAL:
         for match in pattern.finditer(blank):
             if match.group(0).lower() in allowed:
                 continue
