@@ -1,11 +1,13 @@
 """Shared fixtures: a throw-away project holding copies of the real game packs.
 
 The suite leaves the machine alone: before cardforge is imported, ``XDG_CACHE_HOME`` and
-``XDG_STATE_HOME`` point into a temporary folder made for this run (one per xdist worker)
-and removed at its end, so no test reads or writes the user's cache or leaves an
-internal-error log behind. Set ``CARDFORGE_TEST_CACHE_HOME`` to a folder to run the suite
-on a user cache that persists between runs (a full cache must give the same results as an
-empty one).
+``XDG_STATE_HOME`` point into a temporary folder made for this run and removed at its end,
+so no test reads or writes the user's cache or leaves an internal-error log behind. The
+xdist workers share the run's user cache, as two cardforge commands on one machine share
+the user's (a compiled template, a schema verdict or an icon's form one worker made is there
+for the other), and each keeps a state folder of its own. Set ``CARDFORGE_TEST_CACHE_HOME``
+to a folder to run the suite on a user cache that persists between runs (a full cache must
+give the same results as an empty one).
 """
 from __future__ import annotations
 
@@ -25,7 +27,9 @@ else:  # a new process (an xdist worker inherits its parent's environment): its 
     _SANDBOX = Path(tempfile.mkdtemp(prefix="cardforge-tests-"))
     atexit.register(shutil.rmtree, _SANDBOX, ignore_errors=True)
     os.environ["CARDFORGE_TEST_SANDBOX"] = f"{os.getpid()}:{_SANDBOX}"
-os.environ["XDG_CACHE_HOME"] = os.environ.get("CARDFORGE_TEST_CACHE_HOME") or str(_SANDBOX / "cache")
+# the run's user cache: the controller's, for an xdist worker (removed after the workers end)
+_RUN = Path(_KEPT) if os.environ.get("PYTEST_XDIST_WORKER") and _KEPT and Path(_KEPT).is_dir() else _SANDBOX
+os.environ["XDG_CACHE_HOME"] = os.environ.get("CARDFORGE_TEST_CACHE_HOME") or str(_RUN / "cache")
 os.environ["XDG_STATE_HOME"] = str(_SANDBOX / "state")
 os.environ.pop("CARDFORGE_NO_USER_CACHE", None)  # the tests that want it off say so
 os.environ.pop("CARDFORGE_CACHE_OFF", None)  # likewise every single cache
