@@ -333,17 +333,24 @@ def _files(folder: Path) -> dict[str, bytes]:
 
 def test_both_tabletop_exports_draw_each_card_once_and_write_what_each_writes_alone(tmp_path, monkeypatch):
     """A build with both Tabletop exports draws each card's faces once for the two (one task,
-    see cardforge.build.tasks) and writes, byte for byte, what each export writes alone."""
+    see cardforge.build.tasks), encodes each image the two write alike once, and writes, byte
+    for byte, what each export writes alone."""
     import shutil
 
     import cardforge.export.tts as tts_export
 
     drawn: list[str] = []
-    real = tts_export._faces
+    encoded: list[tuple[int, int]] = []
+    real, real_save = tts_export._faces, Image.Image.save
 
     def counted(cards, *args):
         drawn.extend(card.name for card in cards)
         return real(cards, *args)
+
+    def saving(image, fp, format=None, **params):
+        if str(format).upper() == "PNG" or str(fp).endswith(".png"):
+            encoded.append(image.size)
+        return real_save(image, fp, format, **params)
 
     roots = {}
     for exports in (["tts", "ttpg"], ["tts"], ["ttpg"]):
@@ -351,10 +358,17 @@ def test_both_tabletop_exports_draw_each_card_once_and_write_what_each_writes_al
         shutil.copytree(FIXTURES / "tiers", root)
         if len(exports) == 2:
             monkeypatch.setattr(tts_export, "_faces", counted)
+            monkeypatch.setattr(Image.Image, "save", saving)
         build_only(root, "tiers", *exports, export=exports)
         monkeypatch.setattr(tts_export, "_faces", real)
+        monkeypatch.setattr(Image.Image, "save", real_save)
     cards = [card.name for card in _compiled(roots["tts+ttpg"], "tiers").game.cards]
     assert sorted(drawn) == sorted(cards), "with both exports, each card is drawn once"
+    out = roots["tts+ttpg"] / "output" / "tiers"
+    pngs = {p: p.read_bytes() for p in out.rglob("*.png")}
+    shared = [p for p in (out / "tts").glob("*.png") if (out / "ttpg" / "Textures" / "tiers" / p.name).is_file()]
+    assert shared and all(pngs[p] == pngs[out / "ttpg" / "Textures" / "tiers" / p.name] for p in shared)
+    assert len(encoded) == len(set(pngs.values())) < len(pngs), "an image both exports write is encoded once"
     for export in ("tts", "ttpg"):
         together, alone = (_files(roots[name] / "output" / "tiers" / export) for name in ("tts+ttpg", export))
         assert together and together == alone

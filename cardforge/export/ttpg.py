@@ -24,10 +24,14 @@ The groups are those of the Tabletop Simulator export
 (:func:`cardforge.export.tts.drawn_groups`): cards sharing a back form a stack. TTS needs a
 group of more than 69 cards as several sheets; TTPG takes it as one template (one stack on
 the table), its cards drawn into one atlas (:func:`one_atlas`) on the grid that keeps them
-largest under 4096 px. Files go to ``output/<game>/ttpg/``:
-``Templates/<game>/<game>-<group>.json`` and ``Textures/<game>/<game>-<group>-faces.png``
-with ``-back.png`` or ``-backs.png``; copy both folders into a package folder (the
-package's ``Templates/`` and ``Textures/``) and the stacks appear in the object library.
+largest under 4096 px. A group TTS draws as one sheet gets that very sheet: the slot TTS
+keeps for the hidden card, which no index of the template names, shows the first back
+there too, so a build with both exports encodes each image once.
+
+Files go to ``output/<game>/ttpg/``: ``Templates/<game>/<game>-<group>.json`` and
+``Textures/<game>/<game>-<group>-faces.png`` with ``-back.png`` or ``-backs.png``; copy
+both folders into a package folder (the package's ``Templates/`` and ``Textures/``) and the
+stacks appear in the object library.
 """
 from __future__ import annotations
 
@@ -144,8 +148,9 @@ def export_tabletop(game: Game, layouts: LayoutSet, folder: Path, names: tuple[s
     written: list[Path] = []
     taken: set[int] = set()
     for g, group in enumerate(drawn_groups(game, layouts)):
-        written += tts.write_group(game, g, group, folder / "tts", taken, url_base)
-        written += write_group(game, layouts, group, folder / "ttpg")
+        encoded: dict = {}  # the group's images by their pixels, encoded once for both (tts.save_png)
+        written += tts.write_group(game, g, group, folder / "tts", taken, url_base, encoded)
+        written += write_group(game, layouts, group, folder / "ttpg", encoded)
     return written
 
 
@@ -157,20 +162,29 @@ def _folders(game: Game, folder: Path) -> tuple[Path, Path]:
     return templates, textures
 
 
-def write_group(game: Game, layouts: LayoutSet, group: Group, folder: Path) -> list[Path]:
-    """Write ``group``'s card template and atlases under ``folder``; returns the files written."""
+def write_group(game: Game, layouts: LayoutSet, group: Group, folder: Path, encoded: dict | None = None) -> list[Path]:
+    """Write ``group``'s card template and atlases under ``folder`` (``encoded``: see
+    :func:`cardforge.export.tts.save_png`); returns the files written."""
     templates, textures = _folders(game, folder)
     corner = layouts.for_card(group.cards[0]).corner
     cards, fronts, backs, cols, rows = one_atlas(group)
+    if len(group.atlases) == 1:  # TTS's sheets, its hidden slot (named by no index here) included
+        faces_sheet, backs_sheet = group.atlases[0].faces_sheet, group.atlases[0].backs_sheet
+    else:
+        def faces_sheet() -> Image.Image:
+            return _sheet(fronts, cols, rows)
+
+        def backs_sheet() -> Image.Image:
+            return _sheet(backs, cols, rows)
     stem = f"{game.slug}-{group.name}"
     front = textures / f"{stem}-faces.png"
-    _sheet(fronts, cols, rows).save(front)
+    tts.save_png(faces_sheet(), front, encoded)
     if group.unique_back:
         back = textures / f"{stem}-backs.png"
-        _sheet(backs, cols, rows).save(back)
+        tts.save_png(backs_sheet(), back, encoded)
     else:
         back = textures / f"{stem}-back.png"
-        backs[0].save(back)
+        tts.save_png(backs[0], back, encoded)
     indices = [i for i, card in enumerate(cards) for _ in range(card.quantity)]
     template = card_template(
         f"{game.title}: {group.name}", guid(game.slug, group.name), f"{game.slug}/{front.name}",

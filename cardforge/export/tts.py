@@ -33,6 +33,8 @@ images are uploaded: TTS loads images from the web).
 """
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import math
 import tempfile
@@ -186,9 +188,28 @@ def export_tts(game: Game, layouts: LayoutSet, folder: Path, url_base: str | Non
     return written
 
 
-def write_group(game: Game, g: int, group: Group, folder: Path, taken: set[int], url_base: str | None) -> list[Path]:
+def save_png(image: Image.Image, path: Path, encoded: dict | None = None) -> None:
+    """Write ``image`` to ``path`` as PNG. ``encoded``, shared by the two Tabletop exports of
+    one drawing (:func:`cardforge.export.ttpg.export_tabletop`), keeps the PNG bytes of each
+    image written by its pixels: an image both exports write (a one-sheet group's atlases,
+    its back) is encoded once and its bytes written twice, the same file either way. Raises
+    ``OSError`` when the file cannot be written."""
+    if encoded is None:
+        image.save(path, "PNG")
+        return
+    key = (image.mode, image.size, repr(sorted(image.info.items())), hashlib.sha256(image.tobytes()).digest())
+    if key not in encoded:
+        buffer = io.BytesIO()
+        image.save(buffer, "PNG")
+        encoded[key] = buffer.getvalue()
+    path.write_bytes(encoded[key])
+
+
+def write_group(game: Game, g: int, group: Group, folder: Path, taken: set[int], url_base: str | None,
+                encoded: dict | None = None) -> list[Path]:
     """Write the ``g``-th group's sheets and saved object into ``folder`` (``taken``: the deck
-    keys the game's earlier groups took, see :func:`deck_key`); returns the files written."""
+    keys the game's earlier groups took, see :func:`deck_key`; ``encoded``: see
+    :func:`save_png`); returns the files written."""
     name, size, shape, unique_back = group.name, group.size, group.shape, group.unique_back
     sx, sz = scale(size, shape)
     sideways = size[0] > size[1]
@@ -197,13 +218,13 @@ def write_group(game: Game, g: int, group: Group, folder: Path, taken: set[int],
     for s, atlas in enumerate(group.atlases, 1):
         stem = f"{game.slug}-{name}" + (f"-{s}" if len(group.atlases) > 1 else "")
         face_path = folder / f"{stem}-faces.png"
-        atlas.faces_sheet().save(face_path)
+        save_png(atlas.faces_sheet(), face_path, encoded)
         if unique_back:
             back_path = folder / f"{stem}-backs.png"
-            atlas.backs_sheet().save(back_path)
+            save_png(atlas.backs_sheet(), back_path, encoded)
         else:
             back_path = folder / f"{stem}-back.png"
-            atlas.backs[0].save(back_path)
+            save_png(atlas.backs[0], back_path, encoded)
         written += [face_path, back_path]
         key = deck_key(game.slug, name, s, taken)
         custom = {str(key): {"FaceURL": _url(face_path.name, url_base), "BackURL": _url(back_path.name, url_base),
