@@ -26,7 +26,7 @@ group of more than 69 cards as several sheets; TTPG takes it as one template (on
 the table), its cards drawn into one atlas (:func:`one_atlas`) on the grid that keeps them
 largest under 4096 px. A group TTS draws as one sheet gets that very sheet: the slot TTS
 keeps for the hidden card, which no index of the template names, shows the first back
-there too, so a build with both exports encodes each image once.
+there too, so a build with both exports encodes each such sheet once.
 
 Files go to ``output/<game>/ttpg/``: ``Templates/<game>/<game>-<group>.json`` and
 ``Textures/<game>/<game>-<group>-faces.png`` with ``-back.png`` or ``-backs.png``; copy
@@ -148,7 +148,7 @@ def export_tabletop(game: Game, layouts: LayoutSet, folder: Path, names: tuple[s
     written: list[Path] = []
     taken: set[int] = set()
     for g, group in enumerate(drawn_groups(game, layouts)):
-        encoded: dict = {}  # the group's images by their pixels, encoded once for both (tts.save_png)
+        encoded: dict = {}  # the group's sheets, encoded once for both (tts.save_png)
         written += tts.write_group(game, g, group, folder / "tts", taken, url_base, encoded)
         written += write_group(game, layouts, group, folder / "ttpg", encoded)
     return written
@@ -168,23 +168,19 @@ def write_group(game: Game, layouts: LayoutSet, group: Group, folder: Path, enco
     templates, textures = _folders(game, folder)
     corner = layouts.for_card(group.cards[0]).corner
     cards, fronts, backs, cols, rows = one_atlas(group)
-    if len(group.atlases) == 1:  # TTS's sheets, its hidden slot (named by no index here) included
-        faces_sheet, backs_sheet = group.atlases[0].faces_sheet, group.atlases[0].backs_sheet
-    else:
-        def faces_sheet() -> Image.Image:
-            return _sheet(fronts, cols, rows)
-
-        def backs_sheet() -> Image.Image:
-            return _sheet(backs, cols, rows)
+    one = group.atlases[0] if len(group.atlases) == 1 else None  # TTS's own sheets, hidden slot included
+    faces_sheet = one.faces_sheet if one is not None else lambda: _sheet(fronts, cols, rows)
+    backs_sheet = one.backs_sheet if one is not None else lambda: _sheet(backs, cols, rows)
     stem = f"{game.slug}-{group.name}"
     front = textures / f"{stem}-faces.png"
-    tts.save_png(faces_sheet(), front, encoded)
+    tts.save_png(faces_sheet, front, encoded, tts.sheet_key(one, "faces"))
     if group.unique_back:
         back = textures / f"{stem}-backs.png"
-        tts.save_png(backs_sheet(), back, encoded)
+        tts.save_png(backs_sheet, back, encoded, tts.sheet_key(one, "backs"))
     else:
         back = textures / f"{stem}-back.png"
-        tts.save_png(backs[0], back, encoded)
+        first = group.atlases[0]  # the back TTS wrote for its first sheet, unless scaled to another cell
+        tts.save_png(backs[0], back, encoded, tts.sheet_key(first, "back") if backs[0] is first.backs[0] else None)
     indices = [i for i, card in enumerate(cards) for _ in range(card.quantity)]
     template = card_template(
         f"{game.title}: {group.name}", guid(game.slug, group.name), f"{game.slug}/{front.name}",

@@ -33,13 +33,12 @@ images are uploaded: TTS loads images from the web).
 """
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 import math
 import tempfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -188,21 +187,29 @@ def export_tts(game: Game, layouts: LayoutSet, folder: Path, url_base: str | Non
     return written
 
 
-def save_png(image: Image.Image, path: Path, encoded: dict | None = None) -> None:
-    """Write ``image`` to ``path`` as PNG. ``encoded``, shared by the two Tabletop exports of
-    one drawing (:func:`cardforge.export.ttpg.export_tabletop`), keeps the PNG bytes of each
-    image written by its pixels: an image both exports write (a one-sheet group's atlases,
-    its back) is encoded once and its bytes written twice, the same file either way. Raises
-    ``OSError`` when the file cannot be written."""
-    if encoded is None:
-        image.save(path, "PNG")
+def save_png(image: Image.Image | Callable[[], Image.Image], path: Path, encoded: dict | None = None,
+             key: tuple | None = None) -> None:
+    """Write ``image`` (or the image ``image()`` makes, made only when needed) to ``path`` as
+    PNG. ``encoded``, shared by the two Tabletop exports of one group
+    (:func:`cardforge.export.ttpg.export_tabletop`), keeps the PNG bytes under ``key`` (which
+    sheet of which atlas, see :func:`sheet_key`): the export that writes the same sheet second
+    writes those bytes, without making or encoding the image again. Raises ``OSError`` when
+    the file cannot be written."""
+    if encoded is not None and key is not None and key in encoded:
+        path.write_bytes(encoded[key])
         return
-    key = (image.mode, image.size, repr(sorted(image.info.items())), hashlib.sha256(image.tobytes()).digest())
-    if key not in encoded:
-        buffer = io.BytesIO()
-        image.save(buffer, "PNG")
+    buffer = io.BytesIO()
+    (image() if callable(image) else image).save(buffer, "PNG")
+    if encoded is not None and key is not None:
         encoded[key] = buffer.getvalue()
-    path.write_bytes(encoded[key])
+    path.write_bytes(buffer.getvalue())
+
+
+def sheet_key(atlas: Atlas | None, kind: str) -> tuple | None:
+    """The key of :func:`save_png` for ``atlas``'s sheet ``kind`` ("faces", "backs" or "back",
+    the back every card shares), for as long as the group holding ``atlas`` is written; None
+    (nothing shared) without an atlas."""
+    return (id(atlas), kind) if atlas is not None else None
 
 
 def write_group(game: Game, g: int, group: Group, folder: Path, taken: set[int], url_base: str | None,
@@ -218,13 +225,13 @@ def write_group(game: Game, g: int, group: Group, folder: Path, taken: set[int],
     for s, atlas in enumerate(group.atlases, 1):
         stem = f"{game.slug}-{name}" + (f"-{s}" if len(group.atlases) > 1 else "")
         face_path = folder / f"{stem}-faces.png"
-        save_png(atlas.faces_sheet(), face_path, encoded)
+        save_png(atlas.faces_sheet, face_path, encoded, sheet_key(atlas, "faces"))
         if unique_back:
             back_path = folder / f"{stem}-backs.png"
-            save_png(atlas.backs_sheet(), back_path, encoded)
+            save_png(atlas.backs_sheet, back_path, encoded, sheet_key(atlas, "backs"))
         else:
             back_path = folder / f"{stem}-back.png"
-            save_png(atlas.backs[0], back_path, encoded)
+            save_png(atlas.backs[0], back_path, encoded, sheet_key(atlas, "back"))
         written += [face_path, back_path]
         key = deck_key(game.slug, name, s, taken)
         custom = {str(key): {"FaceURL": _url(face_path.name, url_base), "BackURL": _url(back_path.name, url_base),
