@@ -315,14 +315,14 @@ def spare_panel(kind: str, styles: Styles, extra: list[Flowable] | None = None) 
 
 
 def compose(markdown: str, spares: list[str], panels: int, width: float, room: float, icons: IconImages,
-            spare_markdown: dict[str, str], size: float | None = None) -> Plan:
+            spare_markdown: dict[str, str], size: float | None = None, made: dict | None = None) -> Plan:
     """Compose ``markdown`` into ``panels`` panels of ``width`` x ``room`` pt (the title cell apart).
 
-    ``spares`` are the spare panels sheet.md asked for, filled from ``spare_markdown``
-    (kind -> Markdown). Tries :data:`SIZES` largest first (binary search: fewer panels are
-    needed at a smaller size) and balances at the largest that fits; ``size`` (pt), when
-    given, is that search's answer for these same inputs, found before. Raises
-    :class:`~cardforge.documents.tables.TableTooWide` for a table that cannot fit its panel.
+    ``spares`` are the spare panels sheet.md asked for, filled from ``spare_markdown`` (kind
+    -> Markdown). Tries :data:`SIZES` largest first (binary search: fewer panels are needed at
+    a smaller size) and balances at the largest that fits; ``size`` (pt), when given, is that
+    search's answer for these same inputs, found before; ``made``: see :func:`blocks`.
+    Raises :class:`~cardforge.documents.tables.TableTooWide` for a table too wide for a panel.
     """
     text_panels = panels - len(spares)
     sheets: dict[float, Sheet] = {}
@@ -331,7 +331,8 @@ def compose(markdown: str, spares: list[str], panels: int, width: float, room: f
         if size not in sheets:
             styles = Styles(size)
             measure = Measure(width)
-            sheets[size] = Sheet(units(blocks(markdown, styles, icons, width), measure, room), styles, measure, room)
+            found = units(blocks(markdown, styles, icons, width, made), measure, room)
+            sheets[size] = Sheet(found, styles, measure, room)
         return sheets[size]
 
     def fits(size: float) -> bool:
@@ -339,8 +340,7 @@ def compose(markdown: str, spares: list[str], panels: int, width: float, room: f
         return need is not None and need <= text_panels and _spares_fit(size)
 
     def _spare_heights(size: float) -> dict[str, float]:
-        styles = Styles(size)
-        measure = Measure(width)
+        styles, measure = Styles(size), Measure(width)
         return {kind: Measure.run([measure.atom(f) for f in spare_panel(kind, styles, _spare_flow(kind, styles))[:-1]])
                 for kind in spares}
 

@@ -169,9 +169,14 @@ def flowables(markdown: str, styles: Styles, icons: IconImages, width: float) ->
     return out
 
 
-def blocks(markdown: str, styles: Styles, icons: IconImages, width: float) -> list[Block]:
-    """``markdown`` as :class:`Block` s for a column ``width`` pt wide (tables sized by content)."""
-    return _dedupe_captions(_blocks(_tokens(markdown), styles, icons, width))
+def blocks(markdown: str, styles: Styles, icons: IconImages, width: float, made: dict | None = None) -> list[Block]:
+    """``markdown`` as :class:`Block` s for a column ``width`` pt wide (tables sized by content).
+
+    ``made``: a dict the caller keeps while it lays out versions of one document (the same
+    text with a table moved out, at each type size it tries), with the same ``icons``: a
+    block whose Markdown, place and type size were made before is taken from it, its
+    paragraphs already measured, instead of made again (see :func:`_made_blocks`)."""
+    return _dedupe_captions(_blocks(_tokens(markdown), styles, icons, width, made))
 
 
 @MARKDOWN.function
@@ -180,48 +185,76 @@ def _tokens(markdown: str) -> list[dict]:
     return PARSE(markdown)
 
 
-def _blocks(tokens: list[dict], styles: Styles, icons: IconImages, width: float) -> list[Block]:
+def _blocks(tokens: list[dict], styles: Styles, icons: IconImages, width: float,
+            made: dict | None = None) -> list[Block]:
     out: list[Block] = []
     table_name = None
+    seen: dict[tuple, int] = {}
     for tok in tokens:
         kind = tok["type"]
-        if kind == "heading":
-            level = tok["attrs"]["level"]
-            style = {1: styles.h1, 2: styles.h2}.get(level, styles.h3)
-            plain = _plain(tok["children"])
-            out.append(Block("heading", Heading(inline(tok["children"], icons, style.fontSize), style,
-                                                min(level, 3) - 1, plain), level=level, plain=plain, glue=True))
-        elif kind == "paragraph":
-            children = tok["children"]
-            if len(children) == 1 and children[0]["type"] == "strong":  # a table's caption, a bold lead-in
-                out.append(Block("caption", Paragraph(inline(children, icons, styles.base), styles.caption),
-                                 plain=_plain(children), glue=True))
-                continue
-            plain = _plain(children)
-            out.append(Block("para", Paragraph(inline(children, icons, styles.base), styles.body), plain=plain,
-                             glue=plain.endswith(":")))
-        elif kind == "list":
-            ordered = tok["attrs"].get("ordered")
-            start = tok["attrs"].get("start", 1) or 1
-            items = tok["children"]
-            for n, item in enumerate(items, start):
-                text = " ".join(inline(block.get("children", []), icons, styles.base) for block in item["children"])
-                style = styles.item_last if n == start + len(items) - 1 else styles.item
-                out.append(Block("item", Paragraph(text, style, bulletText=f"{n}." if ordered else "•"),
-                                 plain=" ".join(_plain(b.get("children", [])) for b in item["children"])))
-        elif kind == "table":
-            model = table_model(tok, styles, icons, width, table_name)
-            out.append(Block("table", table=model, plain=model.name))
-            table_name = None
-        elif kind == "block_quote":
-            out += _blocks(tok["children"], styles, icons, width)
-        elif kind == "block_html":
+        if kind == "block_html":
             found = TABLE_MARK.search(tok.get("raw", ""))
             if found:
                 table_name = found.group(1)
-        elif kind == "thematic_break":
-            out.append(Block("para", Spacer(1, styles.base)))
+            continue
+        name = table_name if kind == "table" else None
+        if made is None:
+            out += _token_blocks(tok, styles, icons, width, name)
+        else:
+            out += _made_blocks(tok, styles, icons, width, name, made, seen)
+        if kind == "table":
+            table_name = None
     return out
+
+
+def _made_blocks(tok: dict, styles: Styles, icons: IconImages, width: float, name: str | None, made: dict,
+                 seen: dict[tuple, int]) -> list[Block]:
+    """The blocks of ``tok`` from ``made`` when a block of the same Markdown, table name, type
+    size and width was made before (the n-th such block of a document gets the n-th one made,
+    so that two equal paragraphs of one document are never one object), else made and kept."""
+    key = (repr(tok), name, styles.base, width)
+    n = seen[key] = seen.get(key, -1) + 1
+    if (key, n) not in made:
+        made[key, n] = _token_blocks(tok, styles, icons, width, name)
+    return made[key, n]
+
+
+def _token_blocks(tok: dict, styles: Styles, icons: IconImages, width: float, table_name: str | None) -> list[Block]:
+    """The blocks of one Markdown block token (``table_name``: the name a table is given)."""
+    kind = tok["type"]
+    if kind == "heading":
+        level = tok["attrs"]["level"]
+        style = {1: styles.h1, 2: styles.h2}.get(level, styles.h3)
+        plain = _plain(tok["children"])
+        heading = Heading(inline(tok["children"], icons, style.fontSize), style, min(level, 3) - 1, plain)
+        return [Block("heading", heading, level=level, plain=plain, glue=True)]
+    if kind == "paragraph":
+        children = tok["children"]
+        if len(children) == 1 and children[0]["type"] == "strong":  # a table's caption, a bold lead-in
+            return [Block("caption", Paragraph(inline(children, icons, styles.base), styles.caption),
+                          plain=_plain(children), glue=True)]
+        plain = _plain(children)
+        return [Block("para", Paragraph(inline(children, icons, styles.base), styles.body), plain=plain,
+                      glue=plain.endswith(":"))]
+    if kind == "list":
+        ordered = tok["attrs"].get("ordered")
+        start = tok["attrs"].get("start", 1) or 1
+        items = tok["children"]
+        out = []
+        for n, item in enumerate(items, start):
+            text = " ".join(inline(block.get("children", []), icons, styles.base) for block in item["children"])
+            style = styles.item_last if n == start + len(items) - 1 else styles.item
+            out.append(Block("item", Paragraph(text, style, bulletText=f"{n}." if ordered else "•"),
+                             plain=" ".join(_plain(b.get("children", [])) for b in item["children"])))
+        return out
+    if kind == "table":
+        model = table_model(tok, styles, icons, width, table_name)
+        return [Block("table", table=model, plain=model.name)]
+    if kind == "block_quote":
+        return _blocks(tok["children"], styles, icons, width)
+    if kind == "thematic_break":
+        return [Block("para", Spacer(1, styles.base))]
+    return []
 
 
 TABLE_MARK = re.compile(r"<!--\s*table:\s*(.*?)\s*-->")

@@ -175,7 +175,7 @@ def _title_at(game: Game, styles: Styles, above: float, gap: float) -> list:
     return out
 
 
-def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None) -> Plan:
+def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None, made: dict | None = None) -> Plan:
     width, room = WIDTH, ROOM
     spares = SPARE.findall(markdown)
     macros = Macros(game)
@@ -190,7 +190,7 @@ def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None) -
         key = Memo.key("sheet-size", SIZES, text, spares, panels, width, room, spare_md, icons, faces)
         size = memo.get("sheet-size", key)
     plan = compose(text, spares, panels, width, room, IconImages(game, icon_dir), spare_md,
-                   size=size if size in SIZES else None)
+                   size=size if size in SIZES else None, made=made)
     if key is not None and plan.fits:
         memo.put("sheet-size", key, plan.size)
     return plan
@@ -320,7 +320,8 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
     where = dict(file=display_path(source_path(game, "sheet")), line=1)
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            plan = _plan(game, markdown, Path(tmp), memo)
+            made: dict = {}  # blocks made at each size, for the versions of the text tried next
+            plan = _plan(game, markdown, Path(tmp), memo, made)
         except TableTooWide as exc:
             file, line = table_source_line(game, "sheet", exc.name)
             return None, problems + [diag(RULES_TABLE_TOO_WIDE, f"{exc} (a panel is 3.125 in wide)", file=file,
@@ -328,13 +329,13 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
         moved: list[tuple[str, str]] = []
         for table in movable(game, markdown) if not plan.fits else []:
             moved.append(table)  # reference material to the helper sheet rather than smaller type
-            plan = _plan(game, move_tables(markdown, moved), Path(tmp), memo)
+            plan = _plan(game, move_tables(markdown, moved), Path(tmp), memo, made)
             if plan.fits:
                 break
         more = list(moved)  # a larger type size fills a short first section's panel: more on the helper sheet
         for table in [t for t in movable(game, markdown) if t not in moved] if plan.fits and _under(plan) else []:
             more.append(table)
-            trial = _plan(game, move_tables(markdown, more), Path(tmp), memo)
+            trial = _plan(game, move_tables(markdown, more), Path(tmp), memo, made)
             if trial.fits and _under(trial) < _under(plan):  # fewer panels under half full
                 moved, plan = list(more), trial
                 if not _under(plan):
