@@ -255,13 +255,13 @@ def _one_sided(compiled: Compiled, staging: Path, options: BuildOptions, progres
     return []
 
 
-def _rules_sheet(compiled: Compiled, staging: Path, options: BuildOptions, progress, memo=None) -> object:
+def _rules_sheet(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
     from cardforge.documents.sheet import compile_sheet
     from cardforge.documents.source import source_path
 
     if not source_path(compiled.game, "sheet").is_file():  # no sheet.md: nothing to write
         return compile_sheet(compiled.game)[1]
-    _, problems = compile_sheet(compiled.game, staging / "rules.pdf", options.deck.paper, memo=memo)
+    _, problems = compile_sheet(compiled.game, staging / "rules.pdf", options.deck.paper)
     if has_errors(problems):
         raise RenderError(problems)
     return problems
@@ -316,11 +316,11 @@ def _tabletop(compiled: Compiled, staging: Path, options: BuildOptions, progress
     return export_tabletop(compiled.game, compiled.layouts, staging, tuple(names), url_base=options.tts_url_base)
 
 
-def _reference(compiled: Compiled, staging: Path, options: BuildOptions, progress, memo=None) -> object:
+def _reference(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
     from cardforge.documents.reference import render_reference
 
     with _table_errors(compiled.game, "reference"):
-        render_reference(compiled.game, staging / "reference.pdf", options.deck.paper, memo=memo)
+        render_reference(compiled.game, staging / "reference.pdf", options.deck.paper)
     return []
 
 
@@ -373,7 +373,7 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
     several) of a compiled game into the folder ``staging``; returns the notes its writer
     reported. For ``deck.pdf``, ``page_store`` is the page cache
     (:class:`cardforge.render.pagecache.PageStore`) and ``jobs`` the processes that may draw
-    its sheets; for the rules documents, ``memo`` is what their last build learnt
+    its sheets; for rulebook.pdf and rulebook.html, ``memo`` is what their last build learnt
     (:class:`cardforge.documents.memo.Memo`). The files are the same either way.
 
     Raises :class:`RenderError` carrying located diagnostics when it cannot be drawn or written.
@@ -388,7 +388,7 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
         from functools import partial
 
         writer = partial(_deck, page_store=page_store, jobs=jobs)
-    elif memo is not None and writer in (_rules_sheet, _rulebook, _rulebook_html, _reference):
+    elif memo is not None and writer in (_rulebook, _rulebook_html):
         from functools import partial
 
         writer = partial(writer, memo=memo)

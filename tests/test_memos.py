@@ -177,6 +177,7 @@ def test_a_rules_sheet_parses_each_markdown_text_once_however_many_sizes_it_trie
     from cardforge.documents.sheet import compile_sheet
     from conftest import REPO
 
+    monkeypatch.setenv("CARDFORGE_CACHE_OFF", "type-sizes")  # every size searched, none read from an earlier build
     project = Project(REPO)
     game = compile_game(project.cards / "through-the-gate", project).game
     parsed, sizes = [], []

@@ -202,25 +202,28 @@ def test_the_web_page_without_script_wide_and_printed(browser, all_built):
 
 
 def test_after_a_one_card_edit_the_web_page_draws_one_card(tmp_path, monkeypatch):
-    """rulebook.html's card pictures are kept per card (the rules memo): an edit draws the
-    edited card again, and the page is byte for byte what a build without the memo writes."""
+    """rulebook.html's card pictures are kept per card in the user cache (card-pictures): an
+    edit draws the edited card again, and the page is byte for byte what a build that keeps
+    no picture writes."""
     import cardforge.export.faces as faces
     from cardforge.build import Project, compile_game
-    from cardforge.documents.memo import Memo
+    from cardforge.cache.registry import CARD_PICTURES
     from cardforge.documents.webbook import render_rulebook_html
     from conftest import make_project
 
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # no picture kept by another test's build
+    monkeypatch.delenv("CARDFORGE_NO_USER_CACHE", raising=False)
     root = make_project(tmp_path / "project", "gate")
-    memo = Memo(tmp_path / "memo")
     drawn: list[list[str]] = []
     real = faces.face_pdf
     monkeypatch.setattr(faces, "face_pdf", lambda cards, *a, **k: (drawn.append([c.name for c in cards]),
                                                                    real(cards, *a, **k))[1])
 
-    def page(use_memo: bool) -> bytes:
+    def page(keeping: bool) -> bytes:
         compiled = compile_game(root / "cards" / "gate", Project(root))
         out = tmp_path / "rulebook.html"
-        render_rulebook_html(compiled.game, compiled.layouts, out, memo=memo if use_memo else None)
+        monkeypatch.setenv("CARDFORGE_CACHE_OFF", "" if keeping else CARD_PICTURES.name)
+        render_rulebook_html(compiled.game, compiled.layouts, out)
         return out.read_bytes()
 
     first = page(True)
@@ -232,7 +235,7 @@ def test_after_a_one_card_edit_the_web_page_draws_one_card(tmp_path, monkeypatch
     citizens.write_text(text.replace(f"name: {name}", f"name: {name} Elder", 1))
     edited = page(True)
     assert drawn[-1] == [f"{name} Elder"] and edited != first
-    assert edited == page(False)  # the same bytes as a build that keeps nothing
+    assert edited == page(False) and len(drawn[-1]) > 1  # the same bytes as a build that keeps nothing
 
 
 def test_anatomy_pictures_are_drawn_again_only_when_a_sample_card_changes(tmp_path, monkeypatch):

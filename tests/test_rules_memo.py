@@ -1,11 +1,15 @@
 """What the rules documents remember between builds (cardforge.documents.memo): a one-card edit
-lays rules.pdf, rulebook.pdf and reference.pdf out once, and the bytes are always those of
-a clean build, also when what was remembered no longer holds."""
+lays rules.pdf, rulebook.pdf and reference.pdf out once, a build with --no-cache or in another
+project takes the type sizes and card pictures of the same inputs from the user cache, and the
+bytes are always those of a build that remembers nothing, also when what was remembered no
+longer holds."""
 from __future__ import annotations
 
 import copy
 import json
+import os
 import shutil
+from contextlib import contextmanager
 from collections import Counter
 from pathlib import Path
 from typing import Callable
@@ -16,7 +20,8 @@ from reportlab.platypus.doctemplate import BaseDocTemplate
 
 from cardforge.build import Project, compile_game
 from cardforge.incremental import build_games
-from cardforge.cache.registry import RULES_MEMO
+from cardforge.cache import kept
+from cardforge.cache.registry import CARD_PICTURES, RULES_MEMO, TYPE_SIZES
 from cardforge.documents.memo import Memo
 from conftest import make_project, shared_build
 
@@ -89,13 +94,35 @@ def _add_cards(pack: Path, count: int) -> None:
     raise AssertionError(f"no card with text in {pack}")
 
 
+@contextmanager
+def _remembering_nothing():
+    """Within this block builds read and keep no type size and no card picture (the user
+    caches of what earlier builds found): what a clean build lays out is its own search's."""
+    before = os.environ.get("CARDFORGE_CACHE_OFF")
+    os.environ["CARDFORGE_CACHE_OFF"] = f"{TYPE_SIZES.name},{CARD_PICTURES.name}"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["CARDFORGE_CACHE_OFF"]
+        else:
+            os.environ["CARDFORGE_CACHE_OFF"] = before
+
+
+def _fresh_user_cache(monkeypatch, folder: Path) -> None:
+    """The user caches in ``folder`` (empty) for the rest of the test."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    monkeypatch.delenv("CARDFORGE_NO_USER_CACHE", raising=False)
+
+
 def _clean(tmp: Path, root: Path, slug: str, **kw) -> Path:
-    """A clean build (no cache) of the pack as it is now in ``root``, in a project of its own:
-    of its rules documents, the outputs compared with it (:func:`_same_rules`)."""
+    """A clean build (no cache, nothing remembered) of the pack as it is now in ``root``, in a
+    project of its own: of its rules documents, the outputs compared with it (:func:`_same_rules`)."""
     clean = make_project(tmp, slug)
     shutil.rmtree(clean / "cards" / slug)
     shutil.copytree(root / "cards" / slug, clean / "cards" / slug)
-    _build(clean, slug, use_cache=False, only=RULES, **kw)
+    with _remembering_nothing():
+        _build(clean, slug, use_cache=False, only=RULES, **kw)
     return clean
 
 
@@ -126,7 +153,8 @@ def clean_edited(tmp_path_factory) -> Path:
     def make(root: Path) -> None:
         make_project(root, "through-the-gate")
         _edit_card(root / "cards" / "through-the-gate")
-        _build(root, "through-the-gate", use_cache=False, only=RULES)
+        with _remembering_nothing():
+            _build(root, "through-the-gate", use_cache=False, only=RULES)
 
     return shared_build(tmp_path_factory, "memo-ttg-edited", make)
 
@@ -171,8 +199,7 @@ def _icon_png(svg: Path, slug: str, root: Path) -> Path:
 def test_a_one_card_edit_lays_each_rules_document_out_once_and_matches_a_clean_build(tmp_path, monkeypatch, slug,
                                                                                     built, clean_edited):
     root = built(slug, tmp_path / "work")
-    assert {p.name for p in _memo(root, slug).glob("*.json")} == {
-        "sheet-size.json", "rulebook-contents.json", "helper-size.json", "anatomy.json"}
+    assert {p.name for p in _memo(root, slug).glob("*.json")} == {"rulebook-contents.json", "anatomy.json"}
 
     _edit_card(root / "cards" / slug)
     passes = _passes(monkeypatch)
@@ -248,10 +275,10 @@ def test_contents_longer_than_their_page_are_never_taken_from_the_memo(tmp_path,
     _same_rules(root, _clean(tmp_path / "clean", root, slug), slug)
 
 
-def test_edited_rules_text_and_icon_are_composed_again_and_match_a_clean_build(tmp_path, built):
+def test_edited_rules_text_and_icon_are_composed_again_and_match_a_clean_build(tmp_path, monkeypatch, built):
     slug = "through-the-gate"
     root = built(slug, tmp_path / "work")
-    sizes = json.loads((_memo(root, slug) / "sheet-size.json").read_text())
+    _fresh_user_cache(monkeypatch, tmp_path / "cache")
     pack = root / "cards" / slug
     sheet = (pack / "sheet.md").read_text(encoding="utf-8")
     sections = sheet.split("\n## ")
@@ -259,10 +286,10 @@ def test_edited_rules_text_and_icon_are_composed_again_and_match_a_clean_build(t
     icon = sorted((pack / "icons").glob("*.svg"))[0]
     icon.write_text(icon.read_text(encoding="utf-8").replace("<svg", "<svg opacity=\"0.5\"", 1), encoding="utf-8")
     edited = _icon_png(icon, slug, root)
-    assert not edited.exists()
+    assert not edited.exists() and not TYPE_SIZES.folder().exists()
 
     _build(root, slug)
-    assert json.loads((_memo(root, slug) / "sheet-size.json").read_text()).keys() - sizes.keys()  # a new answer
+    assert any(TYPE_SIZES.folder().glob("*.pickle"))  # the new text's type sizes, searched for and kept
     assert edited.is_file()  # the edited icon rasterised again, kept under its new text
     _same_rules(root, _clean(tmp_path / "clean", root, slug), slug)
 
@@ -272,6 +299,7 @@ def test_no_cache_reads_and_writes_no_memo(tmp_path, monkeypatch, built, clean_e
     root = built(slug, tmp_path / "work")
     _shift_pages(_memo(root, slug) / "rulebook-contents.json", 2)
     before = {p: p.read_bytes() for p in _memo(root, slug).rglob("*") if p.is_file()}
+    _fresh_user_cache(monkeypatch, tmp_path / "cache")  # no type size kept by an earlier build either
 
     def refused(*args, **kwargs):
         raise AssertionError("the memo was used")
@@ -285,6 +313,48 @@ def test_no_cache_reads_and_writes_no_memo(tmp_path, monkeypatch, built, clean_e
     assert {p: p.read_bytes() for p in _memo(root, slug).rglob("*") if p.is_file()} == before
     monkeypatch.undo()
     _same_rules(root, _edited(root, slug, clean_edited, tmp_path), slug)
+
+
+def test_a_no_cache_build_in_another_project_takes_the_kept_type_sizes_and_card_pictures(tmp_path, monkeypatch):
+    """Type sizes and card pictures are pure results of their inputs, kept in the user cache:
+    a --no-cache build of the same pack in another project searches no size and draws no card
+    of rulebook.html, and writes the same bytes."""
+    from cardforge.documents import compose
+    from cardforge.export import faces
+
+    slug = "through-the-gate"
+    documents = RULES + ("rulebook.html",)
+    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    laid: Counter = Counter()
+    drawn: list = []
+    sheet, face_pdf = compose.Sheet.__init__, faces.face_pdf
+
+    def counted_sheet(self, *args, **kwargs):
+        laid["sheets"] += 1
+        return sheet(self, *args, **kwargs)
+
+    def counted_faces(cards, *args, **kwargs):
+        drawn.extend(card.name for card in cards)
+        return face_pdf(cards, *args, **kwargs)
+
+    monkeypatch.setattr(compose.Sheet, "__init__", counted_sheet)
+    monkeypatch.setattr(faces, "face_pdf", counted_faces)
+    first = make_project(tmp_path / "one", slug)
+    passes = _passes(monkeypatch)
+    _build(first, slug, use_cache=False, only=documents)
+    searched, first_passes, first_drawn = laid["sheets"], Counter(passes), list(drawn)
+    assert first_passes["reference.pdf"] >= 2 and first_drawn  # the helper sheet's trials; every card drawn
+    assert any(TYPE_SIZES.folder().glob("*.pickle")) and any(CARD_PICTURES.folder().glob("*.pickle"))
+
+    for counts in (laid, passes, drawn):
+        counts.clear()
+    other = make_project(tmp_path / "two", slug)
+    _build(other, slug, use_cache=False, only=documents)
+    assert passes["reference.pdf"] == 1  # laid out once, at the kept size
+    assert laid["sheets"] < searched  # the rules sheet's versions at their kept sizes
+    assert drawn == []  # every card picture of rulebook.html from the user cache
+    for name in documents:
+        assert (other / "output" / slug / name).read_bytes() == (first / "output" / slug / name).read_bytes(), name
 
 
 def test_a_damaged_memo_is_a_miss(tmp_path):
@@ -312,17 +382,24 @@ def test_a_failed_memo_write_keeps_the_previous_answers(tmp_path, monkeypatch):
     assert [p.name for p in (tmp_path / "rules").iterdir()] == ["helper-size.json"]  # no temporary file left
 
 
-def test_a_remembered_helper_size_that_does_not_fit_is_searched_again(tmp_path, built, clean_edited):
-    """A helper sheet size that spills onto a second page (a memo written by another
-    version of the layout, say) is noticed in the finished document and fitted again."""
+def test_a_remembered_helper_size_that_does_not_fit_is_searched_again(tmp_path, monkeypatch, built, clean_edited):
+    """A helper sheet size that spills onto a second page (kept by another version of the
+    layout, say) is noticed in the finished document and fitted again."""
+    from cardforge.documents import reference
+    from cardforge.render.sheet import PAPER_MM
+    from cardforge.util.units import MM
+
     slug = "through-the-gate"
     root = built(slug, tmp_path / "work")
-    file = _memo(root, slug) / "helper-size.json"
-    [(key, size)] = json.loads(file.read_text()).items()
+    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    _build(root, slug, use_cache=False, only=("reference.pdf",))  # keeps the helper sheet's size
+    game = compile_game(root / "cards" / slug, Project(root)).game
+    key = reference._fit_key(game, tuple(v * MM for v in PAPER_MM["letter"]), reference._helper_text(game))
+    size = kept.get(TYPE_SIZES, key)
     assert size < 9.0  # the sheet does not fit at the largest size
-    file.write_text(json.dumps({key: 9.0}))
+    kept.put(TYPE_SIZES, key, 9.0)
 
     _edit_card(root / "cards" / slug)
     _build(root, slug)
-    assert json.loads(file.read_text()) == {key: size}
+    assert kept.get(TYPE_SIZES, key) == size
     _same_rules(root, _edited(root, slug, clean_edited, tmp_path), slug)

@@ -17,7 +17,10 @@ Prints one table and writes the same figures as JSON (``--json``, default
   one process per core (``render_deck(jobs=N)``, page-level parallelism: the deck is one
   pack), cards/s, and its ratio to the floor's one-core rate;
 - whole builds of every pack of the project, each in a fresh process as a user runs them:
-  cold (``--no-cache``), unchanged (every output from the cache), one card edited (one
+  first (``--no-cache`` with an empty user cache: a designer's first build of these packs on
+  the machine), cold (``--no-cache``: no project cache, the user caches of pure results
+  such as type sizes and card pictures as earlier builds left them), unchanged (every
+  output from the cache), one card edited (one
   game's outputs drawn again), and ``cardforge check`` unchanged (every game's diagnostics
   from the cache), after one card is edited (that game checked afresh) and ``--no-cache``;
 - peak memory (max RSS) of a process drawing a 1,000-card and a 10,000-card deck;
@@ -170,10 +173,13 @@ def floor(n: int, script: Path, mode: str = "lean") -> dict | None:
     return json.loads(line)
 
 
-def cardforge(root: Path, *args: str, off: str = "") -> float:
+def cardforge(root: Path, *args: str, off: str = "", user_cache: Path | None = None) -> float:
     """Seconds a fresh ``python -m cardforge ARGS --root ROOT`` takes (it must succeed);
-    ``off``: caches to leave unused (``CARDFORGE_CACHE_OFF``)."""
+    ``off``: caches to leave unused (``CARDFORGE_CACHE_OFF``); ``user_cache``: the
+    ``XDG_CACHE_HOME`` it runs with (the machine's own when None)."""
     env = dict(os.environ, CARDFORGE_CACHE_OFF=off)
+    if user_cache is not None:
+        env["XDG_CACHE_HOME"] = str(user_cache)
     started = time.perf_counter()
     subprocess.run([sys.executable, "-m", "cardforge", *args, "--root", str(root)], cwd=ROOT, check=True,
                    capture_output=True, env=env)
@@ -186,7 +192,8 @@ def cardforge(root: Path, *args: str, off: str = "") -> float:
 # "line-breaks" and "markdown" are memos of one process: the parses and broken lines of the
 # ReportLab adapter (cardforge.render.backend) and the rules documents' Markdown parsed
 GAINS = {"artefacts": "unchanged", "file-digests": "unchanged", "deck-pages": "one_card",
-         "rules-memo": "one_card", "icon-forms": "one_card", "icon-pngs": "one_card", "template-code": "check_one_card",
+         "rules-memo": "one_card", "icon-forms": "one_card", "icon-pngs": "one_card", "type-sizes": "cold",
+         "card-pictures": "cold", "template-code": "check_one_card",
          "font-metrics": "check_one_card", "yaml": "check_one_card", "builtin-schemas": "check_one_card",
          "schema-verdicts": "check_one_card", "check-results": "check_one_card", "paragraphs": "cold",
          "line-breaks": "cold", "markdown": "cold"}
@@ -300,12 +307,15 @@ def main() -> None:
                               all_cores_ratio=round(pool_ratio, 2), distinct_one_core_ratio=round(distinct_ratio, 2))
 
     root = project_copy()
-    names = ("cold", "unchanged", "one_card", "check", "check_one_card", "check_no_cache")
+    names = ("first", "cold", "unchanged", "one_card", "check", "check_one_card", "check_no_cache")
     timings: dict[str, list[tuple[float, float | None]]] = {name: [] for name in names}
     try:
         for i in range(args.repeat):
             unit = floor_unit(1000)  # this round's floor, for the builds and checks beside it
             shutil.rmtree(root / "output", ignore_errors=True)
+            empty = Path(tempfile.mkdtemp(prefix="cardforge-bench-empty-"))
+            timings["first"].append((cardforge(root, "build", "--no-cache", user_cache=empty), unit))
+            shutil.rmtree(empty, ignore_errors=True)
             timings["cold"].append((cardforge(root, "build", "--no-cache"), unit))
             cardforge(root, "build")  # fills the cache
             timings["unchanged"].append((cardforge(root, "build"), unit))
@@ -345,6 +355,7 @@ def table(r: dict) -> str:
          ratio("distinct_one_core_ratio")),
         ("floor (bare ReportLab, one core)", f"{d['floor_cards_per_s']:,.0f} cards/s" if "floor_cards_per_s" in d else "-", ""),
         ("floor, 1,000 cards (the floor unit)", f"{unit:.3f} s" if unit else "-", ""),
+        ("build, first (--no-cache, empty user cache)", f"{b['first']:.2f} s", fu_of('first') + "every pack"),
         ("build, cold (--no-cache)", f"{b['cold']:.2f} s", fu_of('cold') + "every pack"),
         ("build, unchanged", f"{b['unchanged']:.2f} s", fu_of('unchanged') + "every pack"),
         ("build, one card edited", f"{b['one_card']:.2f} s", fu_of('one_card') + "every pack"),

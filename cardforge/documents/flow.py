@@ -33,6 +33,7 @@ ACCENT = colors.HexColor("#5d4037")
 
 
 TABLE_FLOOR = 7.0  # pt: the smallest table type of a body at 7 pt or more
+RULES_FACES = ("sans", "sans-bold", "sans-italic", "serif-bold")  # the font keys :class:`Styles` prints with
 
 
 @dataclass

@@ -1,28 +1,37 @@
 """What building a game's rules documents learnt, kept for its next build.
 
-Laying out rules.pdf, rulebook.pdf and reference.pdf involves searches whose answers
-rarely change when one card is edited: the type size at which the rules sheet and the
-helper sheet fit (several trial layouts each), and the page numbers of the rulebook's
-contents (a first pass that only learns them; reference.pdf's card index, last in its
-document, is made in its one pass). A
-:class:`Memo` keeps those answers in ``output/.cache/<slug>/rules/`` (one small JSON
-file per kind of answer, the newest :data:`KEEP` answers each):
+Laying out rules.pdf, rulebook.pdf, reference.pdf and rulebook.html involves work whose
+answers rarely change when one card is edited. Two kinds of answer are kept, each in one
+place:
 
-* a **fitted size** is kept under a key hashed from everything the search depends on
-  (:meth:`Memo.key`: the text laid out, the paper, the fonts, cardforge's version), so it
-  is only ever read back for the same inputs;
-* **card faces** of rulebook.html, kept per card under a key of its fields and of
-  everything else that draws it (:func:`cardforge.documents.webfaces.card_faces`), and its
-  **anatomy figures**, kept under a key of their sample cards' fields, their callouts and
-  the same (:func:`cardforge.documents.anatomy.anatomy_pictures`);
-* a **page guess** (the rulebook's contents) is kept per paper and cardforge version: the next
-  build lays its document out once with the guess and keeps the result only when the
-  pages it finds are the pages it guessed, which is then exactly the document a build
-  without the guess writes; otherwise it builds as if there were no guess.
+* **pure results**, a function of their key alone, in the user caches
+  (:mod:`cardforge.cache.kept`), so that every build with the same inputs uses them: a
+  ``--no-cache`` build and another project of the same pack too:
+
+  - the **type size** at which the rules sheet and the helper sheet fit (several trial
+    layouts each), under a key of everything the search depends on (:func:`size_key`: the
+    text laid out, how its icons print, the paper, the fonts, the words cardforge adds,
+    cardforge's version), in :data:`~cardforge.cache.registry.TYPE_SIZES`;
+  - rulebook.html's **card pictures**, per card under a key of its fields and everything
+    else that draws it (:func:`cardforge.documents.webfaces.card_faces`), in
+    :data:`~cardforge.cache.registry.CARD_PICTURES`;
+
+* what one project's last build found, in a :class:`Memo` (``output/.cache/<slug>/rules/``,
+  one small JSON file per kind of answer, the newest :data:`KEEP` answers each; not read or
+  written by ``cardforge build --no-cache``):
+
+  - a **page guess** (the rulebook's contents), kept per paper and cardforge version: the
+    next build lays its document out once with the guess and keeps the result only when
+    the pages it finds are the pages it guessed, which is then exactly the document a
+    build without the guess writes; otherwise it builds as if there were no guess;
+  - rulebook.html's **anatomy figures**, kept under a key of their sample cards' fields,
+    their callouts and everything else that draws them
+    (:func:`cardforge.documents.anatomy.anatomy_pictures`).
 
 Each file is written to a temporary file and renamed into place, so a crash leaves the
-previous answers or none; an unreadable file is a miss. ``cardforge build --no-cache``
-uses no memo.
+previous answers or none; an unreadable file is a miss. A reference.pdf laid out at a
+kept size is checked in the finished document (its helper sheet must fill one page) and
+fitted again when it does not.
 """
 from __future__ import annotations
 
@@ -31,11 +40,9 @@ import json
 from pathlib import Path
 
 from cardforge.cache import write_atomic
-from cardforge.cache.files import prune_newest, sweep_crashed
+from cardforge.cache.files import sweep_crashed
 
 KEEP = 4  # answers kept per kind: the current inputs' and a few to undo to
-FACES = "faces"  # rulebook.html's card faces, <key>-front.webp and <key>-back.webp
-KEEP_FACES = 4000  # files: two per card, every pack's cards and a few edits back
 
 
 class Memo:
@@ -81,25 +88,35 @@ class Memo:
             return
         self._sweep()
 
-    def get_faces(self, key: str) -> tuple[bytes, bytes] | None:
-        """A card's two faces (front, back: WebP bytes) kept by :meth:`keep_faces` under
-        ``key``, or None."""
-        try:
-            return tuple((self.folder / FACES / f"{key}-{side}.webp").read_bytes() for side in ("front", "back"))
-        except OSError:
-            return None
-
-    def keep_faces(self, key: str, faces: list[bytes]) -> None:
-        """Keep a card's (front, back) WebP bytes under ``key`` (then :meth:`prune_faces`)."""
-        try:
-            for side, data in zip(("front", "back"), faces):
-                write_atomic(self.folder / FACES / f"{key}-{side}.webp", data)
-        except OSError:
-            return
-
-    def prune_faces(self) -> None:
-        """Keep the newest :data:`KEEP_FACES` face files."""
-        prune_newest(self.folder / FACES, KEEP_FACES, pattern="*.webp")
-
     def _sweep(self) -> None:
         sweep_crashed(self.folder)
+
+
+def size_key(kind: str, text: object, icons: dict, paper: object, faces: tuple[str, ...], *more: object) -> str:
+    """The key of a type size fitted to ``text`` (``kind``: what is fitted): the text, how
+    each icon of ``icons`` (the game's) prints inline (its text, or a picture of a size
+    fixed by the type size), the ``paper``, each of the rules ``faces`` by its ReportLab
+    name and the SHA-256 of its file (a pack's font of the same name from another file is
+    another key), and ``more`` (what else the layout reads: sizes tried, spare panels...)."""
+    from cardforge.render import fonts
+
+    shown = sorted((name, icon.text) for name, icon in icons.items())
+    used = [(fonts.pdf_name(face), fonts.file_digest(face)) for face in faces]
+    return Memo.key(kind, text, shown, paper, used, *more)
+
+
+def kept_size(key: str, sizes) -> float | None:
+    """The type size of ``sizes`` (pt) kept under ``key`` (:func:`size_key`), or None."""
+    from cardforge.cache import kept
+    from cardforge.cache.registry import TYPE_SIZES
+
+    found = kept.get(TYPE_SIZES, key)
+    return found if found in sizes else None
+
+
+def keep_size(key: str, size: float) -> None:
+    """Keep ``size`` (pt), the answer of a type-size search, under ``key`` (:func:`size_key`)."""
+    from cardforge.cache import kept
+    from cardforge.cache.registry import TYPE_SIZES
+
+    kept.put(TYPE_SIZES, key, size)

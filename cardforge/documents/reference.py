@@ -35,8 +35,8 @@ from cardforge.almanac.odds import ODDS_HEADING, ODDS_NOTE, Odds, odds, rows, su
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.documents.cards import card_entry
-from cardforge.documents.flow import Heading, IconImages, Styles, flowables, page_footer
-from cardforge.documents.memo import Memo
+from cardforge.documents.flow import RULES_FACES, Heading, IconImages, Styles, flowables, page_footer
+from cardforge.documents.memo import keep_size, kept_size, size_key
 from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, RULING_NOTE, cites, has_designed
 from cardforge.documents.readers import Paragraph
 from cardforge.documents.source import Macros, table_sections
@@ -212,11 +212,9 @@ def _fit_helper(game: Game, paper: tuple[float, float], icons: IconImages, text:
 
 
 def _fit_key(game: Game, paper: tuple[float, float], text: tuple[str, str, str]) -> str:
-    """The memo key of :func:`_fit_helper`'s answer: the sheet's text, how each icon prints
-    inline (its text, or a picture of fixed size), the paper and the fonts of its styles."""
-    icons = sorted((name, icon.text) for name, icon in game.icons.items())
-    faces = [fonts.pdf_name(face) for face in ("sans", "sans-bold", "sans-italic", "serif-bold")]
-    return Memo.key("helper-size", HELPER_SIZES, list(paper), list(text), icons, faces)
+    """The key of :func:`_fit_helper`'s answer (:func:`cardforge.documents.memo.size_key`):
+    the sheet's text, how each icon prints inline, the paper and the fonts of its styles."""
+    return size_key("helper-size", list(text), game.icons, list(paper), RULES_FACES, HELPER_SIZES)
 
 
 def odds_markdown(result: Odds) -> str:
@@ -284,24 +282,24 @@ def index_lines(found: list[tuple[str, int]]) -> list[str]:
 
 
 @fonts.in_rules_font  # a pack font with `rules: true` prints these pages
-def render_reference(game: Game, out: Path, paper: str = "letter", memo: Memo | None = None) -> dict:
+def render_reference(game: Game, out: Path, paper: str = "letter") -> dict:
     """Write reference.pdf; returns {"helper_size": pt, "helper_copies": n, "pages": n}.
 
     The document is laid out once: the card index, last, is made when the layout reaches
     it, from the pages every card was placed on (:class:`_IndexHere`). The helper sheet's
-    type size is searched (:func:`_fit_helper`), or, with a ``memo``
-    (:mod:`cardforge.documents.memo`), read back when its text, icons, paper and fonts are
-    unchanged (and searched again if the sheet no longer fits its page). The bytes written
-    are the same either way.
+    type size is searched (:func:`_fit_helper`), or read back from the user cache when an
+    earlier build laid out the same text, icons, paper and fonts
+    (:func:`cardforge.documents.memo.kept_size`; searched again if the sheet no longer fits
+    its page). The bytes written are the same either way.
     """
     size = tuple(v * MM for v in PAPER_MM[paper])
     copies = helper_copies(game)
     with tempfile.TemporaryDirectory() as tmp:
         icons = IconImages(game, Path(tmp))
         text = _helper_text(game)
-        fit_key = _fit_key(game, size, text) if memo else ""
-        helper_size = memo.get("helper-size", fit_key) if memo else None
-        remembered = helper_size in HELPER_SIZES
+        fit_key = _fit_key(game, size, text)
+        helper_size = kept_size(fit_key, HELPER_SIZES)
+        remembered = helper_size is not None
         if not remembered:
             helper_size = _fit_helper(game, size, icons, text)
         width = size[0] - 2 * MARGIN
@@ -330,6 +328,5 @@ def render_reference(game: Game, out: Path, paper: str = "letter", memo: Memo | 
         if remembered and helper_size != HELPER_SIZES[-1] and doc.almanac_page != copies + 1:
             helper_size = _fit_helper(game, size, icons, text)  # the remembered size did not fit after all
             doc = one_pass()
-        if memo:
-            memo.put("helper-size", fit_key, helper_size)
+        keep_size(fit_key, helper_size)
         return {"helper_size": helper_size, "helper_copies": copies, "pages": doc.page}

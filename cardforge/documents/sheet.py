@@ -31,8 +31,8 @@ from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.documents.compose import NOTE_FLOOR, SIZES, SPARE_KINDS, Plan, compose
-from cardforge.documents.flow import IconImages, Styles
-from cardforge.documents.memo import Memo
+from cardforge.documents.flow import RULES_FACES, IconImages, Styles
+from cardforge.documents.memo import keep_size, kept_size, size_key
 from cardforge.documents.sheetunits import Measure
 from cardforge.documents.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
 from cardforge.documents.playertext import DESIGNED_NOTE, RULING_NOTE, cites, cover_facts, has_designed
@@ -175,7 +175,9 @@ def _title_at(game: Game, styles: Styles, above: float, gap: float) -> list:
     return out
 
 
-def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None, made: dict | None = None) -> Plan:
+def _plan(game: Game, markdown: str, icon_dir: Path, made: dict | None = None) -> Plan:
+    """The plan of ``markdown`` on the sheet's panels, at the type size kept for the same
+    inputs (:func:`cardforge.documents.memo.kept_size`) or searched for (and kept)."""
     width, room = WIDTH, ROOM
     spares = SPARE.findall(markdown)
     macros = Macros(game)
@@ -183,16 +185,12 @@ def _plan(game: Game, markdown: str, icon_dir: Path, memo: Memo | None = None, m
     if cites(markdown) or any(cites(md) for md in spare_md.values()):  # the mark explained once, fitted with the rules
         markdown = markdown.rstrip() + f"\n\n*{_(RULING_NOTE)}.*\n"
     text, panels = SPARE.sub("", markdown), len(READING_ORDER) - 1
-    key = size = None
-    if memo is not None:  # the size is a function of exactly these (and of cardforge's version)
-        icons = sorted((name, icon.text) for name, icon in game.icons.items())
-        faces = [fonts.pdf_name(face) for face in ("sans", "sans-bold", "sans-italic", "serif-bold")]
-        key = Memo.key("sheet-size", SIZES, text, spares, panels, width, room, spare_md, icons, faces)
-        size = memo.get("sheet-size", key)
-    plan = compose(text, spares, panels, width, room, IconImages(game, icon_dir), spare_md,
-                   size=size if size in SIZES else None, made=made)
-    if key is not None and plan.fits:
-        memo.put("sheet-size", key, plan.size)
+    words = [_(title) for title in SPARE_KINDS.values()] + [_("(continued)")]  # what the panels print besides the text
+    key = size_key("sheet-size", text, game.icons, [width, room], RULES_FACES, SIZES, spares, panels, spare_md, words)
+    plan = compose(text, spares, panels, width, room, IconImages(game, icon_dir), spare_md, size=kept_size(key, SIZES),
+                   made=made)
+    if plan.fits:
+        keep_size(key, plan.size)
     return plan
 
 
@@ -251,13 +249,6 @@ def _build(game: Game, plan: Plan, paper: tuple[float, float], target) -> int | 
     return next((panel for panel, cell in enumerate(doc.ends) if cell > panel), None)
 
 
-def fit_sheet(game: Game, markdown: str, paper: str = "letter") -> SheetFit:
-    """Compose ``markdown`` into the sheet's panels at the largest type size that fits."""
-    with tempfile.TemporaryDirectory() as tmp:
-        plan = _plan(game, markdown, Path(tmp))
-    return _fit(plan)
-
-
 def _under(plan: Plan) -> int:
     """How many text panels but the last are less than :data:`UNDERFILL` full."""
     return sum(full < UNDERFILL for full in plan.fill[:-1])
@@ -287,11 +278,6 @@ def _overflow(game: Game, plan: Plan, where: dict) -> Diagnostic:
                 + ("; fewer spare_panel(...) lines leave more panels for the rules" if plan.spare else ""))
 
 
-def check_sheet(game: Game) -> list[Diagnostic]:
-    """Diagnostics of composing the game's sheet.md (see :func:`compile_sheet`)."""
-    return compile_sheet(game)[1]
-
-
 def render_sheet(game: Game, out: Path, paper: str = "letter") -> SheetFit:
     """Write rules.pdf for ``game``. Raises ``ValueError`` if the sheet cannot be composed."""
     fit, problems = compile_sheet(game, out, paper)
@@ -301,11 +287,11 @@ def render_sheet(game: Game, out: Path, paper: str = "letter") -> SheetFit:
 
 
 @fonts.in_rules_font  # a pack font with `rules: true` prints these pages
-def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
-                  memo: Memo | None = None) -> tuple[SheetFit | None, list[Diagnostic]]:
-    """Compose the game's sheet.md and, given ``out``, write rules.pdf there. With a
-    ``memo`` (:mod:`cardforge.documents.memo`), the type size found for the same text, spare
-    panels, icons and fonts is read back instead of searched for (the same sheet).
+def compile_sheet(game: Game, out: Path | None = None,
+                  paper: str = "letter") -> tuple[SheetFit | None, list[Diagnostic]]:
+    """Compose the game's sheet.md and, given ``out``, write rules.pdf there. The type size
+    found for the same text, spare panels, icons and fonts by an earlier build is read back
+    from the user cache instead of searched for (the same sheet: :func:`_plan`).
 
     Diagnostics: ``rules-overflow`` when it does not fit at 7.5 pt with its reference tables
     moved (naming the section, or the spare panel, that does not fit), ``rules-table-too-wide``
@@ -321,7 +307,7 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
     with tempfile.TemporaryDirectory() as tmp:
         try:
             made: dict = {}  # blocks made at each size, for the versions of the text tried next
-            plan = _plan(game, markdown, Path(tmp), memo, made)
+            plan = _plan(game, markdown, Path(tmp), made)
         except TableTooWide as exc:
             file, line = table_source_line(game, "sheet", exc.name)
             return None, problems + [diag(RULES_TABLE_TOO_WIDE, f"{exc} (a panel is 3.125 in wide)", file=file,
@@ -329,13 +315,13 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
         moved: list[tuple[str, str]] = []
         for table in movable(game, markdown) if not plan.fits else []:
             moved.append(table)  # reference material to the helper sheet rather than smaller type
-            plan = _plan(game, move_tables(markdown, moved), Path(tmp), memo, made)
+            plan = _plan(game, move_tables(markdown, moved), Path(tmp), made)
             if plan.fits:
                 break
         more = list(moved)  # a larger type size fills a short first section's panel: more on the helper sheet
         for table in [t for t in movable(game, markdown) if t not in moved] if plan.fits and _under(plan) else []:
             more.append(table)
-            trial = _plan(game, move_tables(markdown, more), Path(tmp), memo, made)
+            trial = _plan(game, move_tables(markdown, more), Path(tmp), made)
             if trial.fits and _under(trial) < _under(plan):  # fewer panels under half full
                 moved, plan = list(more), trial
                 if not _under(plan):

@@ -265,7 +265,7 @@ def render_rulebook_html(game: Game, layouts: LayoutSet, out: Path, memo: Memo |
     for term in game.glossary:
         page.ids.add(glossary_anchor(term))  # reserved: a heading never takes a term's anchor
     page.ids.update({"contents", "almanac", "q", "type", "shown"})
-    faces = card_faces(game, layouts, memo)
+    faces = card_faces(game, layouts)
     body = _components(page, layouts, faces) + _anatomy(page, layouts, memo) + blocks(PARSE(book_markdown(game)), page)
     body += _odds(page)
     body += _appendices(page, faces)

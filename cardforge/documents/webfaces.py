@@ -3,8 +3,10 @@
 :func:`card_faces` draws the faces through :func:`cardforge.export.faces.face_pdf` (the
 preview's path), rasterises them with PDFium at :data:`FACE_DPI` and scales them to
 :data:`CARD_PX` pixels wide; the same pixels (a back most cards share) are encoded once, and
-with a :class:`~cardforge.documents.memo.Memo` each card's faces are kept under a key of
-everything that draws them, so an edit to one card draws one card again.
+each card's faces are kept in the user cache
+(:data:`~cardforge.cache.registry.CARD_PICTURES`) under a key of everything that draws
+them, so an edit to one card draws one card again, and a card no edit touched is never
+drawn again (``--no-cache`` builds and other projects of the same pack included).
 """
 from __future__ import annotations
 
@@ -21,13 +23,13 @@ from cardforge.model import Card, Game
 
 if TYPE_CHECKING:
     from cardforge.layout import LayoutSet
-    from cardforge.documents.memo import Memo
 
 CARD_PX = 300  # a card face's width in pixels: sharp on a phone, small in the file
 FACE_DPI = 110  # rasterised at this, then scaled down to CARD_PX when wider
 WEBP_QUALITY = 82
 # libwebp's effort (0-6): 2 encodes a face about four times faster than 6 for files about 4 % larger
 WEBP_METHOD = 2
+KEEP_PICTURES = 4000  # cards kept in the user cache (two WebP pictures each): several packs and edits back
 
 
 @dataclass
@@ -45,22 +47,24 @@ class Face:
         return hashlib.sha256(self.uri.encode()).hexdigest()
 
 
-def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict[str, tuple[Face, Face]]:
+def card_faces(game: Game, layouts: LayoutSet) -> dict[str, tuple[Face, Face]]:
     """``{card.id: (front, back)}``: every card's faces (at the trim, no bleed) as WebP data URIs
-    :data:`CARD_PX` wide, drawn through :func:`cardforge.export.faces.face_pdf`. With a
-    ``memo``, each card's faces are kept under a key of its fields and everything else that
-    draws it, so an edit to one card draws one card again."""
+    :data:`CARD_PX` wide, drawn through :func:`cardforge.export.faces.face_pdf`. Each card's
+    faces are kept in the user cache under a key of its fields and everything else that draws
+    it (:func:`_face_keys`): only the cards it does not hold are drawn."""
     from PIL import Image
 
+    from cardforge.cache import kept
+    from cardforge.cache.registry import CARD_PICTURES
     from cardforge.export.faces import card_pages, face_pdf, rasterise
 
-    keys = _face_keys(game.cards, game, layouts) if memo else {}
+    keys = _face_keys(game.cards, game, layouts)
     found: dict[str, tuple[Face, Face]] = {}
     missing = []
     for card in game.cards:
-        kept = memo.get_faces(keys[card.id]) if memo else None
-        if kept is not None:
-            found[card.id] = tuple(_face(data) for data in kept)
+        pair = kept.get(CARD_PICTURES, keys[card.id])
+        if isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(data, bytes) for data in pair):
+            found[card.id] = tuple(_face(data) for data in pair)
         elif card.id not in {c.id for c in missing}:
             missing.append(card)
     if missing:
@@ -82,11 +86,8 @@ def card_faces(game: Game, layouts: LayoutSet, memo: Memo | None = None) -> dict
                         image.save(buffer, "WEBP", quality=WEBP_QUALITY, method=WEBP_METHOD)
                         encoded[pixels] = buffer.getvalue()
                     by_page[n] = (encoded[pixels], image.size)
-                if memo:
-                    memo.keep_faces(keys[card.id], [by_page[n][0] for n, _ in sides])
+                kept.put(CARD_PICTURES, keys[card.id], tuple(by_page[n][0] for n, _ in sides), keep=KEEP_PICTURES)
                 found[card.id] = tuple(_face(*by_page[n]) for n, _ in sides)
-        if memo:
-            memo.prune_faces()
     for card in game.cards:
         layout = layouts.for_card(card)
         w, h = layout.size

@@ -10,6 +10,7 @@ registered fonts use). Checks, the resolve stage and the drawing stage all measu
 """
 from __future__ import annotations
 
+import hashlib
 from importlib import resources
 
 from cardforge.cache.registry import FONT_FACES, WORD_WIDTHS
@@ -36,6 +37,13 @@ def _em(text: str, face: str) -> float:
 def chars(face: str) -> frozenset[int]:
     """The code points ``face`` has a glyph for (every one with a width in the font)."""
     return frozenset(_metrics(face)[0])
+
+
+@FONT_FACES.function
+def file_digest(face: str) -> str:
+    """The hex SHA-256 of the TrueType file of ``face`` (a font key), read once per process.
+    Raises ``KeyError`` for a key that is neither shipped nor declared."""
+    return hashlib.sha256(_font_file(face).read_bytes()).hexdigest()
 
 
 def _font_file(face: str):

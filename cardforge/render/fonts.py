@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from cardforge.model import PackFont
 
 from cardforge.cache.registry import FONT_FACES
+from cardforge.model import fontmetrics
 from cardforge.model.fontmetrics import chars, width  # noqa: F401  (measured below the drawing stage)
 from cardforge.model.typefaces import FAMILIES, FAMILY_OF, FONTS, PACK_FILES as _PACK_FILES, declare, known, label, styled  # noqa: F401
 
@@ -36,6 +37,12 @@ def pdf_name(face: str) -> str:
     face = getattr(_documents, "faces", {}).get(face, face)
     _register(face)
     return _name(face)
+
+
+def file_digest(face: str) -> str:
+    """The hex SHA-256 of the font file a font key prints with (inside :func:`rules_documents`,
+    a built-in key's pack rules font). Raises ``KeyError`` for an unknown key."""
+    return fontmetrics.file_digest(getattr(_documents, "faces", {}).get(face, face))
 
 
 def _name(face: str) -> str:
