@@ -278,13 +278,13 @@ def _rulebook(compiled: Compiled, staging: Path, options: BuildOptions, progress
     return []
 
 
-def _rulebook_html(compiled: Compiled, staging: Path, options: BuildOptions, progress, memo=None) -> object:
+def _rulebook_html(compiled: Compiled, staging: Path, options: BuildOptions, progress) -> object:
     from cardforge.documents.source import source_path
     from cardforge.documents.webbook import render_rulebook_html
 
     if not source_path(compiled.game, "rulebook").is_file():
         return []
-    render_rulebook_html(compiled.game, compiled.layouts, staging / "rulebook.html", memo=memo)
+    render_rulebook_html(compiled.game, compiled.layouts, staging / "rulebook.html")
     return []
 
 
@@ -373,7 +373,7 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
     several) of a compiled game into the folder ``staging``; returns the notes its writer
     reported. For ``deck.pdf``, ``page_store`` is the page cache
     (:class:`cardforge.render.pagecache.PageStore`) and ``jobs`` the processes that may draw
-    its sheets; for rulebook.pdf and rulebook.html, ``memo`` is what their last build learnt
+    its sheets; for rulebook.pdf, ``memo`` is what its last build learnt
     (:class:`cardforge.documents.memo.Memo`). The files are the same either way.
 
     Raises :class:`RenderError` carrying located diagnostics when it cannot be drawn or written.
@@ -388,7 +388,7 @@ def render_artefact(compiled: Compiled, name: str, staging: Path, options: Build
         from functools import partial
 
         writer = partial(_deck, page_store=page_store, jobs=jobs)
-    elif memo is not None and writer in (_rulebook, _rulebook_html):
+    elif memo is not None and writer is _rulebook:
         from functools import partial
 
         writer = partial(writer, memo=memo)

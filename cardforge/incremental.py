@@ -348,8 +348,8 @@ def _compile(pack: Path, project: Project, lang: str | None = None) -> Compiled:
 def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
             caches: tuple[Path, Path] | None = None, jobs: int = 1) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
     """Render one output; returns (notes, None) or ([], the diagnostics of its failure).
-    ``caches``: (the output folder, the layouts folder) of the deck page cache and the rules
-    documents' memo (:mod:`cardforge.documents.memo`), or None for neither;
+    ``caches``: (the output folder, the layouts folder) of the deck page cache and the
+    rulebook's memo (:mod:`cardforge.documents.memo`), or None for neither;
     ``jobs``: processes the deck's sheets may be drawn by."""
     slug = compiled.game.slug
     queue = workers.progress_queue
@@ -362,7 +362,7 @@ def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
             store = PageStore(DECK_PAGES.folder(caches[0], slug), context_digest(compiled.game.root, caches[1]))
         except OSError:  # an unreadable input: drawn without the page cache
             store = None
-    elif caches is not None and name != "deck.pdf" and RULES_MEMO.enabled:  # the rules documents' memo
+    elif caches is not None and name == "rulebook.pdf" and RULES_MEMO.enabled:  # its contents' page numbers
         from cardforge.documents.memo import Memo
 
         memo = Memo(RULES_MEMO.folder(caches[0], slug))

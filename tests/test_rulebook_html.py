@@ -7,7 +7,6 @@ Needs chromium (see tests/test_serve_browser.py); the browser tests are marked s
 """
 from __future__ import annotations
 
-import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -239,26 +238,32 @@ def test_after_a_one_card_edit_the_web_page_draws_one_card(tmp_path, monkeypatch
 
 
 def test_anatomy_pictures_are_drawn_again_only_when_a_sample_card_changes(tmp_path, monkeypatch):
-    """rulebook.html's anatomy figures are kept in the rules memo under their sample cards'
-    fields: renaming another card draws none of them again, renaming a sample card draws
-    them again, and the page is each time byte for byte what a build without the memo writes."""
+    """rulebook.html's anatomy figures are kept in the user cache (card-pictures) under their
+    sample cards' fields: renaming another card draws none of them again, renaming a sample
+    card draws them again, and the page is each time byte for byte what a build that keeps
+    no picture writes."""
+    import pickle
+
     import cardforge.documents.anatomy as anatomy
     from cardforge.build import Project, compile_game
-    from cardforge.documents.memo import Memo
+    from cardforge.cache import kept
+    from cardforge.cache.registry import CARD_PICTURES
     from cardforge.documents.webbook import render_rulebook_html
     from conftest import make_project
 
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # no picture kept by another test's build
+    monkeypatch.delenv("CARDFORGE_NO_USER_CACHE", raising=False)
     root = make_project(tmp_path / "project", "gate")
     pack = root / "cards" / "gate"
-    memo = Memo(tmp_path / "memo")
     drawn: list[int] = []
     real = anatomy._drawn
     monkeypatch.setattr(anatomy, "_drawn", lambda figures, *a: (drawn.append(len(figures)), real(figures, *a))[1])
 
-    def page(use_memo: bool) -> bytes:
+    def page(keeping: bool) -> bytes:
         compiled = compile_game(pack, Project(root))
         out = tmp_path / "rulebook.html"
-        render_rulebook_html(compiled.game, compiled.layouts, out, memo=memo if use_memo else None)
+        monkeypatch.setenv("CARDFORGE_CACHE_OFF", "" if keeping else CARD_PICTURES.name)
+        render_rulebook_html(compiled.game, compiled.layouts, out)
         return out.read_bytes()
 
     def rename(card_name: str) -> None:
@@ -268,9 +273,10 @@ def test_anatomy_pictures_are_drawn_again_only_when_a_sample_card_changes(tmp_pa
     first = page(True)
     assert drawn and drawn[0] >= 2 and first.count(b'<figure class="anatomy-figure">') == drawn[0]
     assert page(True) == first and len(drawn) == 1  # nothing drawn again
-    kept = tmp_path / "memo" / "anatomy.json"
-    answers = json.loads(kept.read_text())
-    kept.write_text(json.dumps({key: [["not a picture"]] for key in answers}))  # the right key, a wrong shape
+    figures = [f.stem for f in CARD_PICTURES.folder().glob("*.pickle")
+               if isinstance(pickle.loads(f.read_bytes())[1], list)]  # the anatomy entry (a card's is a pair)
+    assert len(figures) == 1
+    kept.put(CARD_PICTURES, figures[0], [("not a picture",)])  # the right key, a wrong shape
     assert page(True) == first and len(drawn) == 2  # a miss: drawn again, kept again
     assert page(True) == first and len(drawn) == 2
 
@@ -279,7 +285,7 @@ def test_anatomy_pictures_are_drawn_again_only_when_a_sample_card_changes(tmp_pa
     other = next(c.name for c in game.game.cards if c.name not in samples and f"name: {c.name}\n" in
                  "".join(p.read_text() for p in pack.glob("*.yaml")))
     rename(other)
-    assert page(True) == page(False) and len(drawn) == 3  # only the page without the memo drew them
+    assert page(True) == page(False) and len(drawn) == 3  # only the page that keeps nothing drew them
     rename(sorted(samples)[0])
     again = page(True)
     assert len(drawn) == 4 and again != first

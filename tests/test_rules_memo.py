@@ -199,7 +199,7 @@ def _icon_png(svg: Path, slug: str, root: Path) -> Path:
 def test_a_one_card_edit_lays_each_rules_document_out_once_and_matches_a_clean_build(tmp_path, monkeypatch, slug,
                                                                                     built, clean_edited):
     root = built(slug, tmp_path / "work")
-    assert {p.name for p in _memo(root, slug).glob("*.json")} == {"rulebook-contents.json", "anatomy.json"}
+    assert {p.name for p in _memo(root, slug).glob("*.json")} == {"rulebook-contents.json"}
 
     _edit_card(root / "cards" / slug)
     passes = _passes(monkeypatch)

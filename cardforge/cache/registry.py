@@ -75,11 +75,9 @@ DIGESTS = Cache("file-digests", "project", ".cache/digests.pickle", "a file's pa
 DECK_PAGES = Cache("deck-pages", "project", ".cache/{game}/deck-pages", "the cards on a sheet, the game's other "
                    "files, the deck options, the fingerprint", "the deck's sheets plus 3 builds' worth of others",
                    "after a one-card edit only the sheets holding that card are drawn")
-RULES_MEMO = Cache("rules-memo", "project", ".cache/{game}/rules", "the paper and the fingerprint (the rulebook's "
-                   "contents, a guess its layout checks); rulebook.html's anatomy figures by their sample cards' "
-                   "fields, their callouts and everything else that draws them", "4 answers per kind",
-                   "rulebook.pdf laid out once after a one-card edit (no contents pass); rulebook.html's anatomy "
-                   "figures drawn again only when a sample card changed")
+RULES_MEMO = Cache("rules-memo", "project", ".cache/{game}/rules", "the paper and the fingerprint: the page numbers "
+                   "of the rulebook's contents, a guess its layout checks", "4 answers per kind",
+                   "rulebook.pdf laid out once after a one-card edit (no pass that only learns page numbers)")
 PRINTED = Cache("printed", "project", ".cache/{game}/printed.json", "the SHA-256 of the deck.pdf it describes",
                 "one file per game: the last build's", "`cardforge diff GAME` without a revision compares with what "
                 "the last build printed (each card's fields and face digest)")
@@ -108,11 +106,11 @@ TYPE_SIZES = Cache("type-sizes", "user", "type-sizes", "the text laid out, how i
                    "4,000 newest entries",
                    "rules.pdf and reference.pdf's helper sheet are laid out at the type size a build of the same text "
                    "found, with no size search: after an edit, with --no-cache and in another project")
-CARD_PICTURES = Cache("card-pictures", "user", "card-pictures", "a card's fields and everything else that draws it "
-                      "(the pack's files but its card files, its layouts), the picture's size and encoding, the "
-                      "fingerprint",
-                      "4,000 newest entries", "rulebook.html draws only the cards no build has drawn: after a one-card "
-                      "edit only that card, and none with --no-cache or in another project of the same pack")
+CARD_PICTURES = Cache("card-pictures", "user", "card-pictures", "a card's fields, or an anatomy figure's sample "
+                      "cards and callouts, and everything else that draws them (the pack's files but its card files, "
+                      "its layouts), the picture's size and encoding, the fingerprint", "4,000 newest entries",
+                      "rulebook.html draws only the pictures no build has drawn: after a one-card edit only that "
+                      "card's, and none with --no-cache or in another project of the same pack")
 METRICS = Cache("font-metrics", "user", "metrics", "the font file's bytes, the fingerprint", "64 newest fonts",
                 "a check measures text without parsing a font file or importing ReportLab")
 TEMPLATES = Cache("template-code", "user", "templates", "a template's source, the sandbox's configuration, "

@@ -30,7 +30,6 @@ from cardforge.util.units import MM
 from cardforge.util.i18n import gettext
 
 if TYPE_CHECKING:
-    from cardforge.documents.memo import Memo
     from cardforge.layout import Face, Layout, LayoutSet
 
 ACCENT = colors.HexColor("#5d4037")
@@ -290,14 +289,17 @@ class Picture:
 ANATOMY_WEBP = {"quality": 80, "method": 4}
 
 
-def anatomy_pictures(game: Game, layouts: LayoutSet, width: float = 120 * MM, dpi: int = 110,
-                     memo: Memo | None = None) -> list[Picture]:
+def anatomy_pictures(game: Game, layouts: LayoutSet, width: float = 120 * MM, dpi: int = 110) -> list[Picture]:
     """The anatomy figures of :func:`anatomy_figures`, drawn by the same flowables onto a PDF
     of one page each and rasterised with PDFium (``dpi``): the same figure as rulebook.pdf's.
-    With a ``memo``, the pictures are kept under a key of the sample cards' fields, their
-    callouts and everything else that draws them
-    (:func:`cardforge.documents.webfaces.drawing_context`): a build whose sample cards did not
-    change draws none of them again."""
+    The pictures are kept in the user cache (:data:`~cardforge.cache.registry.CARD_PICTURES`)
+    under a key of the sample cards' fields, their callouts and everything else that draws
+    them (:func:`cardforge.documents.webfaces.drawing_context`): a build whose sample cards
+    did not change (``--no-cache`` and another project of the same pack included) draws none
+    of them again."""
+    from cardforge.cache import kept
+    from cardforge.cache.registry import CARD_PICTURES
+
     figures = []
     for type_id, card_type in game.card_types.items():
         card = sample(game, type_id, layouts)
@@ -308,19 +310,18 @@ def anatomy_pictures(game: Game, layouts: LayoutSet, width: float = 120 * MM, dp
             figures.append((card_type.label, card, figure))
     if not figures:
         return []
-    key = _memo_key(figures, game, layouts, width, dpi) if memo else ""
-    kept = memo.get("anatomy", key) if memo else None
-    if not (isinstance(kept, list) and len(kept) == len(figures)
-            and all(isinstance(k, list) and len(k) == 3 for k in kept)):  # else a miss
-        kept = _drawn(figures, width, dpi)
-        if memo:
-            memo.put("anatomy", key, kept)
+    key = _memo_key(figures, game, layouts, width, dpi)
+    drawn = kept.get(CARD_PICTURES, key)
+    if not (isinstance(drawn, list) and len(drawn) == len(figures)
+            and all(isinstance(k, tuple) and len(k) == 3 for k in drawn)):  # else a miss
+        drawn = _drawn(figures, width, dpi)
+        kept.put(CARD_PICTURES, key, drawn)
     return [Picture(label, card.name, uri, w, h, tuple(figure.callouts))
-            for (label, card, figure), (uri, w, h) in zip(figures, kept)]
+            for (label, card, figure), (uri, w, h) in zip(figures, drawn)]
 
 
 def _memo_key(figures: list, game: Game, layouts: LayoutSet, width: float, dpi: int) -> str:
-    """The memo key of ``figures`` ((label, sample card, figure) each) drawn ``width`` pt wide at ``dpi``."""
+    """The key of ``figures`` ((label, sample card, figure) each) drawn ``width`` pt wide at ``dpi``."""
     from cardforge.documents.memo import Memo
     from cardforge.documents.webfaces import card_fields, drawing_context
 

@@ -5,28 +5,26 @@ answers rarely change when one card is edited. Two kinds of answer are kept, eac
 place:
 
 * **pure results**, a function of their key alone, in the user caches
-  (:mod:`cardforge.cache.kept`), so that every build with the same inputs uses them: a
+  (:mod:`cardforge.cache.kept`), so that every build with the same inputs uses them, a
   ``--no-cache`` build and another project of the same pack too:
 
   - the **type size** at which the rules sheet and the helper sheet fit (several trial
     layouts each), under a key of everything the search depends on (:func:`size_key`: the
     text laid out, how its icons print, the paper, the fonts, the words cardforge adds,
     cardforge's version), in :data:`~cardforge.cache.registry.TYPE_SIZES`;
-  - rulebook.html's **card pictures**, per card under a key of its fields and everything
-    else that draws it (:func:`cardforge.documents.webfaces.card_faces`), in
-    :data:`~cardforge.cache.registry.CARD_PICTURES`;
+  - rulebook.html's **pictures**, in :data:`~cardforge.cache.registry.CARD_PICTURES`: each
+    card's, under a key of its fields and everything else that draws it
+    (:func:`cardforge.documents.webfaces.card_faces`), and the anatomy figures, under a key
+    of their sample cards' fields, their callouts and the same
+    (:func:`cardforge.documents.anatomy.anatomy_pictures`);
 
-* what one project's last build found, in a :class:`Memo` (``output/.cache/<slug>/rules/``,
-  one small JSON file per kind of answer, the newest :data:`KEEP` answers each; not read or
-  written by ``cardforge build --no-cache``):
-
-  - a **page guess** (the rulebook's contents), kept per paper and cardforge version: the
-    next build lays its document out once with the guess and keeps the result only when
-    the pages it finds are the pages it guessed, which is then exactly the document a
-    build without the guess writes; otherwise it builds as if there were no guess;
-  - rulebook.html's **anatomy figures**, kept under a key of their sample cards' fields,
-    their callouts and everything else that draws them
-    (:func:`cardforge.documents.anatomy.anatomy_pictures`).
+* a **page guess**, the rulebook's contents as its project's last build found them, in a
+  :class:`Memo` (``output/.cache/<slug>/rules/``, one small JSON file per kind of answer,
+  the newest :data:`KEEP` answers each; not read or written by ``cardforge build
+  --no-cache``), kept per paper and cardforge version: the next build lays its document out
+  once with the guess and keeps the result only when the pages it finds are the pages it
+  guessed, which is then exactly the document a build without the guess writes; otherwise
+  it builds as if there were no guess.
 
 Each file is written to a temporary file and renamed into place, so a crash leaves the
 previous answers or none; an unreadable file is a miss. A reference.pdf laid out at a

@@ -42,7 +42,6 @@ from cardforge.util.i18n import _
 
 if TYPE_CHECKING:
     from cardforge.layout import LayoutSet
-    from cardforge.documents.memo import Memo
 
 
 def _cover(game: Game) -> str:
@@ -233,13 +232,13 @@ def _components(page: Page, layouts: LayoutSet, faces: dict) -> list[str]:
     return out
 
 
-def _anatomy(page: Page, layouts: LayoutSet, memo: Memo | None) -> list[str]:
+def _anatomy(page: Page, layouts: LayoutSet) -> list[str]:
     """The card anatomy figures, as rulebook.pdf draws them (:mod:`cardforge.documents.anatomy`),
-    each with its callouts as a numbered list (the figure's text); pictures kept in ``memo``."""
+    each with its callouts as a numbered list (the figure's text); pictures kept in the user cache."""
     from cardforge.documents.anatomy import anatomy_pictures
     from cardforge.documents.rulebook import ANATOMY
 
-    pictures = anatomy_pictures(page.game, layouts, memo=memo)
+    pictures = anatomy_pictures(page.game, layouts)
     if not pictures:
         return []
     anchor = page.anchor(_(ANATOMY))
@@ -255,7 +254,7 @@ def _anatomy(page: Page, layouts: LayoutSet, memo: Memo | None) -> list[str]:
     return out
 
 
-def render_rulebook_html(game: Game, layouts: LayoutSet, out: Path, memo: Memo | None = None) -> dict:
+def render_rulebook_html(game: Game, layouts: LayoutSet, out: Path) -> dict:
     """Write rulebook.html for ``game`` (see the module docstring); returns
     ``{"bytes": size of the file, "cards": cards shown, "images": card faces embedded}``.
 
@@ -266,7 +265,7 @@ def render_rulebook_html(game: Game, layouts: LayoutSet, out: Path, memo: Memo |
         page.ids.add(glossary_anchor(term))  # reserved: a heading never takes a term's anchor
     page.ids.update({"contents", "almanac", "q", "type", "shown"})
     faces = card_faces(game, layouts)
-    body = _components(page, layouts, faces) + _anatomy(page, layouts, memo) + blocks(PARSE(book_markdown(game)), page)
+    body = _components(page, layouts, faces) + _anatomy(page, layouts) + blocks(PARSE(book_markdown(game)), page)
     body += _odds(page)
     body += _appendices(page, faces)
     symbols = "".join(symbol(name, game.icons[name].svg, game.icons[name].color) for name in sorted(page.icons_used))
