@@ -129,8 +129,9 @@ def _clean(tmp: Path, root: Path, slug: str, **kw) -> Path:
 @pytest.fixture(scope="session")
 def built(tmp_path_factory, ttg_build):
     """``built(slug, tmp)``: a copy in ``tmp`` of a project holding the pack as shipped, built once
-    per run (with its rules memo) and shared by the tests; Through The Gate's is the suite's
-    shared build (``ttg_build``)."""
+    per run (with its rules memo) and shared by the tests, with what that build keeps in the
+    user cache kept in this process's too; Through The Gate's is the suite's shared build
+    (``ttg_build``)."""
     def make(slug: str) -> Callable[[Path], None]:
         def made(root: Path) -> None:
             make_project(root, slug)
@@ -141,6 +142,9 @@ def built(tmp_path_factory, ttg_build):
         source = ttg_build.root if slug == "through-the-gate" else shared_build(tmp_path_factory, f"memo-{slug}",
                                                                                  make(slug))
         shutil.copytree(source, tmp, ignore=shutil.ignore_patterns(".made"))
+        # the helper sheet's type size in this process's user cache too: the shared build may
+        # be another worker's, made with another user cache (the same file, laid out again)
+        _build(tmp, slug, use_cache=False, only=("reference.pdf",))
         return tmp
 
     return copy

@@ -112,9 +112,22 @@ def kept_size(key: str, sizes) -> float | None:
     return found if found in sizes else None
 
 
-def keep_size(key: str, size: float) -> None:
-    """Keep ``size`` (pt), the answer of a type-size search, under ``key`` (:func:`size_key`)."""
+def kept_misfit(key: str) -> dict | None:
+    """What a search kept under ``key`` (:func:`size_key`) found when no type size fits (the
+    fields of its answer, see :func:`keep_size`), or None."""
     from cardforge.cache import kept
     from cardforge.cache.registry import TYPE_SIZES
 
-    kept.put(TYPE_SIZES, key, size)
+    found = kept.get(TYPE_SIZES, key)
+    return found if isinstance(found, dict) else None
+
+
+def keep_size(key: str, answer: float | dict) -> None:
+    """Keep ``answer`` under ``key`` (:func:`size_key`): the type size (pt) a search found,
+    or, when no size fits, what it found instead (a dict of plain values). A misfit is only
+    a step of a larger search (the rules sheet tries its text again with tables moved): one
+    that is reported is worked out afresh, so its diagnostic is made by the code that finds it."""
+    from cardforge.cache import kept
+    from cardforge.cache.registry import TYPE_SIZES
+
+    kept.put(TYPE_SIZES, key, answer)

@@ -32,7 +32,7 @@ from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.documents.compose import NOTE_FLOOR, SIZES, SPARE_KINDS, Plan, compose
 from cardforge.documents.flow import RULES_FACES, IconImages, Styles
-from cardforge.documents.memo import keep_size, kept_size, size_key
+from cardforge.documents.memo import keep_size, kept_misfit, kept_size, size_key
 from cardforge.documents.sheetunits import Measure
 from cardforge.documents.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
 from cardforge.documents.playertext import DESIGNED_NOTE, RULING_NOTE, cites, cover_facts, has_designed
@@ -175,9 +175,10 @@ def _title_at(game: Game, styles: Styles, above: float, gap: float) -> list:
     return out
 
 
-def _plan(game: Game, markdown: str, icon_dir: Path, made: dict | None = None) -> Plan:
+def _plan(game: Game, markdown: str, icon_dir: Path, made: dict | None = None, kept: bool = True) -> Plan:
     """The plan of ``markdown`` on the sheet's panels, at the type size kept for the same
-    inputs (:func:`cardforge.documents.memo.kept_size`) or searched for (and kept)."""
+    inputs (:func:`cardforge.documents.memo.kept_size`) or searched for (and kept). When no
+    size fits, what the search found is kept too and read back (``kept``) or searched afresh."""
     width, room = WIDTH, ROOM
     spares = SPARE.findall(markdown)
     macros = Macros(game)
@@ -187,10 +188,12 @@ def _plan(game: Game, markdown: str, icon_dir: Path, made: dict | None = None) -
     text, panels = SPARE.sub("", markdown), len(READING_ORDER) - 1
     words = [_(title) for title in SPARE_KINDS.values()] + [_("(continued)")]  # what the panels print besides the text
     key = size_key("sheet-size", text, game.icons, [width, room], RULES_FACES, SIZES, spares, panels, spare_md, words)
+    misfit = kept_misfit(key) if kept else None
+    if misfit is not None:
+        return Plan(**misfit)
     plan = compose(text, spares, panels, width, room, IconImages(game, icon_dir), spare_md, size=kept_size(key, SIZES),
                    made=made)
-    if plan.fits:
-        keep_size(key, plan.size)
+    keep_size(key, plan.size if plan.fits else {k: v for k, v in vars(plan).items() if k != "panels"} | {"panels": []})
     return plan
 
 
@@ -326,6 +329,8 @@ def compile_sheet(game: Game, out: Path | None = None,
                 moved, plan = list(more), trial
                 if not _under(plan):
                     break
+        if not plan.fits:  # reported: worked out afresh, never taken from the cache
+            plan = _plan(game, move_tables(markdown, moved), Path(tmp), made, kept=False)
         fit = _fit(plan)
         fit.moved = moved
         if not plan.fits:
