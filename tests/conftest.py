@@ -77,6 +77,18 @@ def make_project(tmp: Path, *slugs: str, source: Path = REPO) -> Path:
     return tmp
 
 
+def fresh_user_cache(monkeypatch, folder: Path) -> None:
+    """The user caches in ``folder`` (empty) for the rest of the test: nothing of them read
+    yet, no schema verdict or text fit remembered in this process."""
+    from cardforge.cache import kept
+    from cardforge.resolve import text
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
+    monkeypatch.delenv("CARDFORGE_NO_USER_CACHE", raising=False)
+    monkeypatch.setattr(kept, "VALID", kept.Verdicts("schema-valid"))
+    monkeypatch.setattr(text, "_FITS", {})
+
+
 def run_cli(*args: str):
     """Run the cardforge command in-process; returns typer's Result (exit_code, stdout, stderr)."""
     return CliRunner().invoke(app, list(args), catch_exceptions=False)

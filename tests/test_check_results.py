@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, REPO, SHIPPED
+from conftest import FIXTURES, REPO, SHIPPED, fresh_user_cache
 
 LONG = " ".join(["Draw a card, then discard a card and gain 1 mana."] * 12)  # far more than the 30 mm box holds
 
@@ -20,17 +20,6 @@ LONG = " ".join(["Draw a card, then discard a card and gain 1 mana."] * 12)  # f
 def mini(tmp_path) -> Path:
     shutil.copytree(FIXTURES / "project", tmp_path / "p")
     return tmp_path / "p"
-
-
-def _fresh_user_cache(monkeypatch, folder: Path) -> None:
-    """The user cache in ``folder`` (empty), nothing of it read yet, no fit remembered in this process."""
-    from cardforge.cache import kept
-    from cardforge.resolve import text
-
-    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
-    monkeypatch.delenv("CARDFORGE_NO_USER_CACHE", raising=False)
-    monkeypatch.setattr(kept, "VALID", kept.Verdicts("schema-valid"))
-    monkeypatch.setattr(text, "_FITS", {})
 
 
 def _break_cards(root: Path) -> Path:
@@ -70,7 +59,7 @@ def test_a_broken_card_is_reported_alike_with_no_cache_an_empty_one_and_a_filled
     fitted = []
     real_fit = text._fit
     monkeypatch.setattr(text, "_fit", lambda *a: fitted.append(a[0]) or real_fit(*a))
-    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    fresh_user_cache(monkeypatch, tmp_path / "cache")
     cold = [d.format() for d in compile_game(pack, project).diagnostics]
     assert list((tmp_path / "cache" / "cardforge" / "check-results").iterdir())
     measured_cold = list(fitted)
@@ -97,7 +86,7 @@ def test_every_shipped_pack_checks_alike_with_no_cache_an_empty_one_and_a_filled
     monkeypatch.setenv("CARDFORGE_NO_USER_CACHE", "1")
     monkeypatch.setattr(text, "_FITS", {})
     uncached = [d.format() for d in compile_game(pack, project).diagnostics]
-    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    fresh_user_cache(monkeypatch, tmp_path / "cache")
     cold = [d.format() for d in compile_game(pack, project).diagnostics]
     assert len(list((tmp_path / "cache" / "cardforge" / "check-results").iterdir())) == 1
     monkeypatch.setattr(text, "_FITS", {})
@@ -117,7 +106,7 @@ def test_a_translation_keeps_its_results_apart_from_its_sources(tmp_path, monkey
     project = Project(root)
     pack = project.cards / slug
     monkeypatch.chdir(root)
-    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    fresh_user_cache(monkeypatch, tmp_path / "cache")
     cold = [[d.format() for d in compile_game(pack, project, lang).diagnostics] for lang in (None, "es")]
     assert len(list((tmp_path / "cache" / "cardforge" / "check-results").iterdir())) == 2
     fitted = []
@@ -189,7 +178,7 @@ def test_a_card_edited_to_break_a_rule_it_kept_is_reported(mini, tmp_path, monke
     monkeypatch.chdir(mini)
     project = Project(mini)
     pack = mini / "cards" / "mini"
-    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    fresh_user_cache(monkeypatch, tmp_path / "cache")
     assert not [d for d in compile_game(pack, project).diagnostics if d.code == "rule-failed"]
     cards = mini / "cards" / "mini" / "cards.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("power: 3", "power: 9", 1), encoding="utf-8")
@@ -209,7 +198,7 @@ def test_a_table_that_fitted_is_reported_when_its_box_shrinks(tmp_path, monkeypa
     project = Project(root)
     pack = root / "cards" / "through-the-gate"
     monkeypatch.chdir(root)
-    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    fresh_user_cache(monkeypatch, tmp_path / "cache")
     assert not [d for d in compile_game(pack, project).diagnostics if d.code == "layout-overflow"]
     layout = root / "layouts" / "through-the-gate.yaml"
     text = layout.read_text(encoding="utf-8")
@@ -227,7 +216,7 @@ def test_a_broken_rule_is_reported_whether_or_not_its_cards_verdicts_were_kept(m
     monkeypatch.chdir(mini)
     project = Project(mini)
     pack = mini / "cards" / "mini"
-    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    fresh_user_cache(monkeypatch, tmp_path / "cache")
     assert not [d for d in compile_game(pack, project).diagnostics if d.code == "rule-invalid"]
     game = mini / "cards" / "mini" / "game.yaml"
     text = game.read_text(encoding="utf-8")
@@ -250,7 +239,7 @@ def test_the_folder_keeps_the_newest_files_only(tmp_path, monkeypatch):
     from cardforge.sandbox import results as checkresults
     from cardforge.build import Project, compile_game
 
-    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    fresh_user_cache(monkeypatch, tmp_path / "cache")
     monkeypatch.setattr(checkresults, "KEPT", 2)
     folder = tmp_path / "cache" / "cardforge" / "check-results"
     for n in range(3):  # three copies of a game: three files, of which the two newest are kept

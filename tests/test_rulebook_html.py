@@ -208,10 +208,9 @@ def test_after_a_one_card_edit_the_web_page_draws_one_card(tmp_path, monkeypatch
     from cardforge.build import Project, compile_game
     from cardforge.cache.registry import CARD_PICTURES
     from cardforge.documents.webbook import render_rulebook_html
-    from conftest import make_project
+    from conftest import fresh_user_cache, make_project
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # no picture kept by another test's build
-    monkeypatch.delenv("CARDFORGE_NO_USER_CACHE", raising=False)
+    fresh_user_cache(monkeypatch, tmp_path / "cache")  # no picture kept by another test's build
     root = make_project(tmp_path / "project", "gate")
     drawn: list[list[str]] = []
     real = faces.face_pdf
@@ -249,10 +248,9 @@ def test_anatomy_pictures_are_drawn_again_only_when_a_sample_card_changes(tmp_pa
     from cardforge.cache import kept
     from cardforge.cache.registry import CARD_PICTURES
     from cardforge.documents.webbook import render_rulebook_html
-    from conftest import make_project
+    from conftest import fresh_user_cache, make_project
 
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))  # no picture kept by another test's build
-    monkeypatch.delenv("CARDFORGE_NO_USER_CACHE", raising=False)
+    fresh_user_cache(monkeypatch, tmp_path / "cache")  # no picture kept by another test's build
     root = make_project(tmp_path / "project", "gate")
     pack = root / "cards" / "gate"
     drawn: list[int] = []

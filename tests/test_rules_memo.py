@@ -9,10 +9,10 @@ import copy
 import json
 import os
 import shutil
-from contextlib import contextmanager
 from collections import Counter
 from pathlib import Path
 from typing import Callable
+from unittest import mock
 
 import pytest
 import yaml
@@ -23,7 +23,7 @@ from cardforge.incremental import build_games
 from cardforge.cache import kept
 from cardforge.cache.registry import CARD_PICTURES, RULES_MEMO, TYPE_SIZES
 from cardforge.documents.memo import Memo
-from conftest import make_project, shared_build
+from conftest import fresh_user_cache, make_project, shared_build
 
 RULES = ("rules.pdf", "rulebook.pdf", "reference.pdf")
 DOCS = {"_SheetDoc": "rules.pdf", "_Book": "rulebook.pdf", "_Doc": "reference.pdf",
@@ -94,25 +94,10 @@ def _add_cards(pack: Path, count: int) -> None:
     raise AssertionError(f"no card with text in {pack}")
 
 
-@contextmanager
 def _remembering_nothing():
     """Within this block builds read and keep no type size and no card picture (the user
     caches of what earlier builds found): what a clean build lays out is its own search's."""
-    before = os.environ.get("CARDFORGE_CACHE_OFF")
-    os.environ["CARDFORGE_CACHE_OFF"] = f"{TYPE_SIZES.name},{CARD_PICTURES.name}"
-    try:
-        yield
-    finally:
-        if before is None:
-            del os.environ["CARDFORGE_CACHE_OFF"]
-        else:
-            os.environ["CARDFORGE_CACHE_OFF"] = before
-
-
-def _fresh_user_cache(monkeypatch, folder: Path) -> None:
-    """The user caches in ``folder`` (empty) for the rest of the test."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(folder))
-    monkeypatch.delenv("CARDFORGE_NO_USER_CACHE", raising=False)
+    return mock.patch.dict(os.environ, CARDFORGE_CACHE_OFF=f"{TYPE_SIZES.name},{CARD_PICTURES.name}")
 
 
 def _clean(tmp: Path, root: Path, slug: str, **kw) -> Path:
@@ -282,7 +267,7 @@ def test_contents_longer_than_their_page_are_never_taken_from_the_memo(tmp_path,
 def test_edited_rules_text_and_icon_are_composed_again_and_match_a_clean_build(tmp_path, monkeypatch, built):
     slug = "through-the-gate"
     root = built(slug, tmp_path / "work")
-    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    fresh_user_cache(monkeypatch, tmp_path / "cache")
     pack = root / "cards" / slug
     sheet = (pack / "sheet.md").read_text(encoding="utf-8")
     sections = sheet.split("\n## ")
@@ -303,7 +288,7 @@ def test_no_cache_reads_and_writes_no_memo(tmp_path, monkeypatch, built, clean_e
     root = built(slug, tmp_path / "work")
     _shift_pages(_memo(root, slug) / "rulebook-contents.json", 2)
     before = {p: p.read_bytes() for p in _memo(root, slug).rglob("*") if p.is_file()}
-    _fresh_user_cache(monkeypatch, tmp_path / "cache")  # no type size kept by an earlier build either
+    fresh_user_cache(monkeypatch, tmp_path / "cache")  # no type size kept by an earlier build either
 
     def refused(*args, **kwargs):
         raise AssertionError("the memo was used")
@@ -328,7 +313,7 @@ def test_a_no_cache_build_in_another_project_takes_the_kept_type_sizes_and_card_
 
     slug = "through-the-gate"
     documents = RULES + ("rulebook.html",)
-    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    fresh_user_cache(monkeypatch, tmp_path / "cache")
     laid: Counter = Counter()
     drawn: list = []
     sheet, face_pdf = compose.Sheet.__init__, faces.face_pdf
@@ -395,7 +380,7 @@ def test_a_remembered_helper_size_that_does_not_fit_is_searched_again(tmp_path, 
 
     slug = "through-the-gate"
     root = built(slug, tmp_path / "work")
-    _fresh_user_cache(monkeypatch, tmp_path / "cache")
+    fresh_user_cache(monkeypatch, tmp_path / "cache")
     _build(root, slug, use_cache=False, only=("reference.pdf",))  # keeps the helper sheet's size
     game = compile_game(root / "cards" / slug, Project(root)).game
     key = reference._fit_key(game, tuple(v * MM for v in PAPER_MM["letter"]), reference._helper_text(game))

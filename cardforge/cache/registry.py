@@ -111,7 +111,7 @@ CARD_PICTURES = Cache("card-pictures", "user", "card-pictures", "a card's fields
                       "its layouts), the picture's size and encoding, the fingerprint", "4,000 newest entries",
                       "rulebook.html draws only the pictures no build has drawn: after a one-card edit only that "
                       "card's, and none with --no-cache or in another project of the same pack")
-METRICS = Cache("font-metrics", "user", "metrics", "the font file's bytes, the fingerprint", "64 newest fonts",
+METRICS = Cache("font-metrics", "user", "metrics", "the font file's SHA-256, the fingerprint", "64 newest fonts",
                 "a check measures text without parsing a font file or importing ReportLab")
 TEMPLATES = Cache("template-code", "user", "templates", "a template's source, the sandbox's configuration, "
                   "the fingerprint", "4,000 newest templates", "a template is not compiled again by a new process")

@@ -103,26 +103,17 @@ def size_key(kind: str, text: object, icons: dict, paper: object, faces: tuple[s
     return Memo.key(kind, text, shown, paper, used, *more)
 
 
-def kept_size(key: str, sizes) -> float | None:
-    """The type size of ``sizes`` (pt) kept under ``key`` (:func:`size_key`), or None."""
+def kept_answer(key: str) -> float | dict | None:
+    """What a type-size search kept under ``key`` (:func:`size_key`, see :func:`keep_answer`),
+    or None."""
     from cardforge.cache import kept
     from cardforge.cache.registry import TYPE_SIZES
 
     found = kept.get(TYPE_SIZES, key)
-    return found if found in sizes else None
+    return found if isinstance(found, (float, dict)) else None
 
 
-def kept_misfit(key: str) -> dict | None:
-    """What a search kept under ``key`` (:func:`size_key`) found when no type size fits (the
-    fields of its answer, see :func:`keep_size`), or None."""
-    from cardforge.cache import kept
-    from cardforge.cache.registry import TYPE_SIZES
-
-    found = kept.get(TYPE_SIZES, key)
-    return found if isinstance(found, dict) else None
-
-
-def keep_size(key: str, answer: float | dict) -> None:
+def keep_answer(key: str, answer: float | dict) -> None:
     """Keep ``answer`` under ``key`` (:func:`size_key`): the type size (pt) a search found,
     or, when no size fits, what it found instead (a dict of plain values). A misfit is only
     a step of a larger search (the rules sheet tries its text again with tables moved): one

@@ -36,7 +36,7 @@ from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.documents.cards import card_entry
 from cardforge.documents.flow import RULES_FACES, Heading, IconImages, Styles, flowables, page_footer
-from cardforge.documents.memo import keep_size, kept_size, size_key
+from cardforge.documents.memo import keep_answer, kept_answer, size_key
 from cardforge.documents.playertext import DESIGNED, DESIGNED_NOTE, RULING_NOTE, cites, has_designed
 from cardforge.documents.readers import Paragraph
 from cardforge.documents.source import Macros, table_sections
@@ -289,7 +289,7 @@ def render_reference(game: Game, out: Path, paper: str = "letter") -> dict:
     it, from the pages every card was placed on (:class:`_IndexHere`). The helper sheet's
     type size is searched (:func:`_fit_helper`), or read back from the user cache when an
     earlier build laid out the same text, icons, paper and fonts
-    (:func:`cardforge.documents.memo.kept_size`; searched again if the sheet no longer fits
+    (:func:`cardforge.documents.memo.kept_answer`; searched again if the sheet no longer fits
     its page). The bytes written are the same either way.
     """
     size = tuple(v * MM for v in PAPER_MM[paper])
@@ -298,8 +298,8 @@ def render_reference(game: Game, out: Path, paper: str = "letter") -> dict:
         icons = IconImages(game, Path(tmp))
         text = _helper_text(game)
         fit_key = _fit_key(game, size, text)
-        helper_size = kept_size(fit_key, HELPER_SIZES)
-        remembered = helper_size is not None
+        helper_size = kept_answer(fit_key)
+        remembered = helper_size in HELPER_SIZES
         if not remembered:
             helper_size = _fit_helper(game, size, icons, text)
         width = size[0] - 2 * MARGIN
@@ -328,5 +328,5 @@ def render_reference(game: Game, out: Path, paper: str = "letter") -> dict:
         if remembered and helper_size != HELPER_SIZES[-1] and doc.almanac_page != copies + 1:
             helper_size = _fit_helper(game, size, icons, text)  # the remembered size did not fit after all
             doc = one_pass()
-        keep_size(fit_key, helper_size)
+        keep_answer(fit_key, helper_size)
         return {"helper_size": helper_size, "helper_copies": copies, "pages": doc.page}

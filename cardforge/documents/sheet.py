@@ -32,7 +32,7 @@ from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.documents.compose import NOTE_FLOOR, SIZES, SPARE_KINDS, Plan, compose
 from cardforge.documents.flow import RULES_FACES, IconImages, Styles
-from cardforge.documents.memo import keep_size, kept_misfit, kept_size, size_key
+from cardforge.documents.memo import keep_answer, kept_answer, size_key
 from cardforge.documents.sheetunits import Measure
 from cardforge.documents.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
 from cardforge.documents.playertext import DESIGNED_NOTE, RULING_NOTE, cites, cover_facts, has_designed
@@ -177,7 +177,7 @@ def _title_at(game: Game, styles: Styles, above: float, gap: float) -> list:
 
 def _plan(game: Game, markdown: str, icon_dir: Path, made: dict | None = None, kept: bool = True) -> Plan:
     """The plan of ``markdown`` on the sheet's panels, at the type size kept for the same
-    inputs (:func:`cardforge.documents.memo.kept_size`) or searched for (and kept). When no
+    inputs (:func:`cardforge.documents.memo.kept_answer`) or searched for (and kept). When no
     size fits, what the search found is kept too and read back (``kept``) or searched afresh."""
     width, room = WIDTH, ROOM
     spares = SPARE.findall(markdown)
@@ -188,12 +188,12 @@ def _plan(game: Game, markdown: str, icon_dir: Path, made: dict | None = None, k
     text, panels = SPARE.sub("", markdown), len(READING_ORDER) - 1
     words = [_(title) for title in SPARE_KINDS.values()] + [_("(continued)")]  # what the panels print besides the text
     key = size_key("sheet-size", text, game.icons, [width, room], RULES_FACES, SIZES, spares, panels, spare_md, words)
-    misfit = kept_misfit(key) if kept else None
-    if misfit is not None:
-        return Plan(**misfit)
-    plan = compose(text, spares, panels, width, room, IconImages(game, icon_dir), spare_md, size=kept_size(key, SIZES),
-                   made=made)
-    keep_size(key, plan.size if plan.fits else {k: v for k, v in vars(plan).items() if k != "panels"} | {"panels": []})
+    answer = kept_answer(key)
+    if isinstance(answer, dict) and kept:  # no size fits: what the search found (its panels are none)
+        return Plan(**answer)
+    plan = compose(text, spares, panels, width, room, IconImages(game, icon_dir), spare_md,
+                   size=answer if answer in SIZES else None, made=made)
+    keep_answer(key, plan.size if plan.fits else dict(vars(plan)))
     return plan
 
 

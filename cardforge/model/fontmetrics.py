@@ -10,8 +10,8 @@ registered fonts use). Checks, the resolve stage and the drawing stage all measu
 """
 from __future__ import annotations
 
-import hashlib
 from importlib import resources
+from pathlib import Path
 
 from cardforge.cache.registry import FONT_FACES, WORD_WIDTHS
 from cardforge.model.typefaces import FONTS, PACK_FILES
@@ -39,11 +39,14 @@ def chars(face: str) -> frozenset[int]:
     return frozenset(_metrics(face)[0])
 
 
-@FONT_FACES.function
 def file_digest(face: str) -> str:
-    """The hex SHA-256 of the TrueType file of ``face`` (a font key), read once per process.
-    Raises ``KeyError`` for a key that is neither shipped nor declared."""
-    return hashlib.sha256(_font_file(face).read_bytes()).hexdigest()
+    """The hex SHA-256 of the TrueType file of ``face`` (a font key), read only when the file
+    changed (:func:`cardforge.cache.files.file_digest`). Raises ``KeyError`` for a key that is
+    neither shipped nor declared."""
+    from cardforge.cache.files import file_digest as digest_of
+
+    with resources.as_file(_font_file(face)) as real:
+        return digest_of(Path(real)).hex()
 
 
 def _font_file(face: str):
@@ -60,7 +63,7 @@ def _metrics(face: str) -> tuple[dict[int, float], float]:
     from cardforge.cache.registry import METRICS
 
     file = _font_file(face)
-    digest = kept.key("metrics", file.read_bytes())
+    digest = kept.key("metrics", file_digest(face))
     found = kept.get(METRICS, digest)
     if isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], dict):
         return found
