@@ -7,7 +7,7 @@ import re
 import pytest
 
 from cardforge.render.fonts import FONTS
-from cardforge.validation.export import builtin_schema
+from cardforge.validation import builtin
 from cardforge.sandbox import ENV
 from tests.conftest import REPO
 
@@ -56,7 +56,7 @@ def enum_values(schema, key: str) -> set:
 
 @pytest.mark.parametrize("schema, doc", [("layout", "layout.md"), ("game", "game-yaml.md")])
 def test_every_schema_key_is_documented_and_every_documented_key_exists(schema, doc):
-    keys = schema_keys(builtin_schema(schema))
+    keys = schema_keys(builtin(schema))
     documented = set(KEY_ROW.findall((DOCS / doc).read_text(encoding="utf-8")))
     assert keys - documented == set(), f"keys of {schema}.schema.yaml missing from docs/{doc}"
     assert documented - keys == set(), f"docs/{doc} documents keys {schema}.schema.yaml does not know"
@@ -64,7 +64,7 @@ def test_every_schema_key_is_documented_and_every_documented_key_exists(schema, 
 
 def test_every_element_kind_font_and_filter_is_documented():
     text = (DOCS / "layout.md").read_text(encoding="utf-8")
-    kinds = enum_values(builtin_schema("layout"), "kind")
+    kinds = enum_values(builtin("layout"), "kind")
     assert kinds and all(f"- `{kind}`:" in text for kind in kinds), kinds
     assert all(f"| {font} |" in text for font in FONTS)
     ours = {"tally", "roman"} & set(ENV.filters)

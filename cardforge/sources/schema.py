@@ -9,7 +9,7 @@ from cardforge.cache.registry import SCHEMA_VALIDATORS
 @SCHEMA_VALIDATORS.function
 def mapping_validator() -> Draft202012Validator:
     """A validator for a mapping file given to ``cardforge import --mapping``."""
-    from cardforge.validation.export import builtin_schema
+    from cardforge.validation import builtin
 
-    game = builtin_schema("game")
+    game = builtin("game")
     return Draft202012Validator({"$ref": "#/$defs/source_mapping", "$defs": game["$defs"]})

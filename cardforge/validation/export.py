@@ -21,29 +21,16 @@ from __future__ import annotations
 
 import copy
 import json
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from cardforge.model import Game
+from cardforge.validation import builtin
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 FILES = {"game": "game.schema.json", "layout": "layout.schema.json", "cards": "cards.schema.json",
          "errata": "errata.schema.json"}
 MODELINE = "# yaml-language-server: $schema="
-
-
-def builtin_schema(name: str) -> dict[str, Any]:
-    """cardforge's own schema ``name`` ("game" or "layout") as a dict."""
-    text = resources.files("cardforge").joinpath(f"schemas/{name}.schema.yaml").read_text(encoding="utf-8")
-    schema = yaml.safe_load(text)
-    if name == "layout":  # its element branches come from the kinds' declarations
-        from cardforge.elements.schema import with_elements
-
-        schema = with_elements(schema)
-    return schema
 
 
 def _hoist(schema: dict[str, Any], defs: dict[str, Any], prefix: str) -> dict[str, Any]:
@@ -126,8 +113,8 @@ def pack_schemas(game: Game, sizes: list[str] | None = None, fonts: list[str] | 
     """The editor schemas of ``game`` by file kind ("game", "layout", "cards", and "errata"
     when ``errata``, the shape of errata.yaml, is given). ``sizes`` (the size names check
     accepts) and ``fonts`` (the font names) narrow the layout schema (:func:`narrowed_layout`)."""
-    schemas = {"game": builtin_schema("game"),
-               "layout": narrowed_layout(builtin_schema("layout"), sizes or [], fonts or []),
+    schemas = {"game": builtin("game"),
+               "layout": narrowed_layout(builtin("layout"), sizes or [], fonts or []),
                "cards": cards_schema(game)}
     if errata is not None:
         schemas["errata"] = {"$schema": DIALECT, "title": f"{game.title}: errata.yaml", **copy.deepcopy(errata)}
