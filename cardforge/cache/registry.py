@@ -146,7 +146,8 @@ PATTERNS = Memo("patterns", 1024, "a regular expression's source", "a pack's pat
 IMAGE_SIZES = Memo("image-sizes", 256, "an art file's path", "an art file's pixel size is read once")
 IMAGE_READERS = Memo("image-readers", 256, "a PNG's SHA-256", "a picture printed on many pages is decoded once")
 PARAGRAPHS = Memo("paragraphs", 4096, "a paragraph's markup, its style's settings and its bullet", "the rules "
-                  "documents' markup is parsed once per process, not again for each plan, page or table tried")
+                  "documents' markup is parsed once per process, not again for each plan, page or table tried, "
+                  "and an inline icon's picture is not read again for each paragraph parsed")
 LINE_BREAKS = Memo("line-breaks", 4096, "a paragraph's markup, its style's settings and the widths its lines are "
                    "broken at", "a rules document's paragraph measured again at the same size and width (a plan, "
                    "then its pages) is not broken into lines again")

@@ -44,7 +44,8 @@ class Paragraph(platypus.Paragraph):
             bullet = bulletText or getattr(style, "bulletText", None)
             if bullet is None or isinstance(bullet, str):
                 key = (text, backend.style_key(style), bullet, caseSensitive)
-                text, frags, bulletText = backend.parse_paragraph(text, style, bullet, caseSensitive, _all_shared)
+                text, frags, bulletText = backend.parse_paragraph(text, style, bullet, caseSensitive, _all_shared,
+                                                                   _BY_PATH.get)
         super().__init__(text, style, bulletText, frags, caseSensitive, encoding)
         if parsed:
             pictures = backend.paragraph_images(self)

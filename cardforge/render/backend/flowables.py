@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 
-from cardforge.cache.registry import LINE_BREAKS, PARAGRAPHS
+from cardforge.cache.registry import LINE_BREAKS, ONCE, PARAGRAPHS
 
 # -- tables and contents --------------------------------------------------------------------
 
@@ -36,18 +36,21 @@ _NEXT_TOKEN = itertools.count(1)  # never reset: a token once given is never giv
 
 
 def parse_paragraph(text: str, style, bullet: str | None, case_sensitive: int = 1,
-                    reusable: Callable[[list], bool] = lambda pictures: True) -> tuple[str, list, object]:
+                    reusable: Callable[[list], bool] = lambda pictures: True,
+                    reader_of: Callable[[str], object | None] = lambda src: None) -> tuple[str, list, object]:
     """``(text cleaned, fragments, bullet)`` for ``Paragraph(text, style, bullet, frags=...)``:
     ReportLab's parse of ``text``, once a process for each markup, :func:`style_key` and bullet
-    while ``reusable(pictures)`` holds (pictures are read when parsed); fresh copies of the
-    fragments each call. Raises ``ValueError`` for markup ReportLab cannot parse."""
-    from reportlab.platypus.paragraph import ParaParser, cleanBlockQuotedText, textTransformFrags
+    while ``reusable(pictures)`` holds (pictures are read when parsed: an ``<img>`` whose
+    ``src`` has a reader ``reader_of(src)``, an ``ImageReader``, shares that reader's
+    decoded picture rather than opening the file again, unless the paragraphs memo is turned
+    off); fresh copies of the fragments each call. Raises ``ValueError`` for markup ReportLab cannot parse."""
+    from reportlab.platypus.paragraph import cleanBlockQuotedText, textTransformFrags
 
     key = (text, style_key(style), bullet, case_sensitive)
     parsed = _PARSED.get(key)
     if parsed is None or not reusable(_pictures(parsed[1])):
         cleaned = cleanBlockQuotedText(text)
-        parser = ParaParser()
+        parser = _parser_class()(reader_of if _PARSED.limit else lambda src: None)
         parser.caseSensitive = case_sensitive
         _, frags, bullet_frags = parser.parse(cleaned, style)
         if frags is None:
@@ -59,6 +62,39 @@ def parse_paragraph(text: str, style, bullet: str | None, case_sensitive: int = 
         _PARSED[key] = parsed
     cleaned, frags, bullet = parsed
     return cleaned, [_copy(f) for f in frags], [_copy(f) for f in bullet] if isinstance(bullet, list) else bullet
+
+
+@ONCE.function
+def _parser_class():
+    """ReportLab's ``ParaParser``, its ``<img>`` tag reading the picture from a shared
+    ``ImageReader`` where ``reader_of(src)`` gives one (ReportLab opens and reads the file
+    for every tag it parses); the tag's fragment is as ReportLab makes it."""
+    from reportlab.lib.abag import ABag
+    from reportlab.lib.utils import ImageReader
+    from reportlab.platypus.paraparser import ParaParser
+
+    class Parser(ParaParser):
+        def __init__(self, reader_of: Callable[[str], object | None]):
+            super().__init__()
+            self._cardforge_reader_of = reader_of
+
+        def end_img(self):
+            frag = self._stack[-1]
+            src = getattr(frag, "src", None)
+            shared = self._cardforge_reader_of(src) if isinstance(src, str) else None
+            if shared is None or not getattr(frag, "_selfClosingTag", ""):
+                return super().end_img()
+            defn = frag.cbDefn = ABag()  # as ParaParser.end_img, the reader a copy of the shared one
+            defn.kind, defn.src, defn.image = "img", src, ImageReader(shared)
+            size = defn.image.getSize()
+            defn.width = getattr(frag, "width", size[0])
+            defn.height = getattr(frag, "height", size[1])
+            defn.valign = getattr(frag, "valign", "bottom")
+            del frag._selfClosingTag
+            self.handle_data("")
+            self._pop("img")
+
+    return Parser
 
 
 _BROKEN = LINE_BREAKS.mapping()  # (parse key, widths) -> (lines, what breaking them sets on the paragraph)
