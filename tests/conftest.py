@@ -134,7 +134,7 @@ def _run_folder(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session", autouse=True)
 def _pdf_readings(tmp_path_factory):
-    """What pdfplumber reads of a PDF is kept for the whole run, every worker (tests/pdftext.py)."""
+    """What a PDF prints, as read by tests/pdftext.py, is kept for the whole run, every worker (tests/pdftext.py)."""
     import tests.pdftext
 
     tests.pdftext.FOLDER = _run_folder(tmp_path_factory) / "pdf-readings"

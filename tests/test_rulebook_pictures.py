@@ -12,7 +12,7 @@ from cardforge.build import Project, compile_game
 from cardforge.documents.anatomy import callouts, sample
 from cardforge.sources.load import find_packs
 from tests.conftest import REPO, SHIPPED
-from tests.pdftext import page_texts
+from tests.pdftext import page_chars, page_texts
 
 SLUGS = [p.name for p in find_packs(REPO / "cards")]
 
@@ -94,13 +94,17 @@ def test_the_rules_are_set_to_a_measure_people_read(books, slug):
 
     game, layouts, path, pages = books[slug]
     full = []
-    with pdfplumber.open(path) as pdf:
-        column = measure_width((pdf.pages[0].width, pdf.pages[0].height))
-        for page in pdf.pages[2:]:
-            for line in page.extract_text_lines():
-                chars = [c for c in line["chars"] if c["text"].strip()]
-                if chars and all(abs(c["size"] - 10.0) < 0.05 for c in chars) and line["x1"] - line["x0"] > 0.85 * column:
-                    full.append(len(line["text"]))
+    pages = page_chars(path)
+    column = measure_width((pages[0]["width"], pages[0]["height"]))
+    for page in pages[2:]:
+        lines: dict[int, list[dict]] = {}  # a line's chars by their baseline (1 pt)
+        for c in page["chars"]:
+            lines.setdefault(round(c["bottom"]), []).append(c)
+        for line in lines.values():
+            chars = [c for c in line if c["text"].strip()]
+            if chars and all(abs(c["size"] - 10.0) < 0.05 for c in chars) and \
+                    max(c["x1"] for c in chars) - min(c["x0"] for c in chars) > 0.85 * column:
+                full.append(len("".join(c["text"] for c in sorted(line, key=lambda c: c["x0"])).strip()))
     assert len(full) >= 10, slug
     full.sort()
     assert 60 <= full[len(full) // 2] <= 75, (slug, full[len(full) // 2])

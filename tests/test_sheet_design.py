@@ -21,6 +21,7 @@ from cardforge.documents.source import render_source
 from cardforge.sources.load import find_packs
 from tests.conftest import REPO, make_project
 from tests.pdfpanels import panels
+from tests.pdftext import page_chars
 from tests.test_rules_panels import table_rows
 
 SLUGS = [p.name for p in find_packs(REPO / "cards")]
@@ -60,13 +61,13 @@ def test_type_floors(sheet_fits, slug, paper):
         small = "".join(c["text"] for c in sorted(p.chars, key=lambda c: (round(c["top"]), c["x0"]))
                         if c["text"].strip() and c["size"] < 7.0 - 0.01)
         assert small.replace("(continued)", "") == "", (slug, paper, small)
-    with pdfplumber.open(path) as pdf:  # the instructions outside the sheet too
-        assert all(c["size"] >= 6.5 - 0.01 for page in pdf.pages for c in page.chars if c["text"].strip())
+    # the instructions outside the sheet too
+    assert all(c["size"] >= 6.5 - 0.01 for page in page_chars(path) for c in page["chars"] if c["text"].strip())
 
 
 def _fill(path, panel) -> float:
-    with pdfplumber.open(path) as pdf:
-        w, h = pdf.pages[0].width, pdf.pages[0].height
+    first = page_chars(path)[0]
+    w, h = first["width"], first["height"]
     x, y = cell_origin(panel.cell, ((w - SHEET[0]) / 2, (h - SHEET[1]) / 2))
     top = h - (y + CELL[1]) + PAD
     bottom = max(c["bottom"] for c in panel.chars if c["text"].strip())
