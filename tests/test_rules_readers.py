@@ -1,11 +1,13 @@
-"""Inline icon pictures in the rules documents are decoded once per picture, and the PDF
+"""Inline icon pictures in the rules documents are read and decoded once per picture, and the PDF
 is the one ReportLab writes when every paragraph reads its pictures itself."""
 from __future__ import annotations
 
 from reportlab.lib.utils import ImageReader
 
 from cardforge.build import Project, compile_game
+from cardforge.cache.memo import Bounded
 from cardforge.render import backend
+from cardforge.render.backend import flowables
 from cardforge.documents import readers
 from cardforge.documents.reference import render_reference
 from conftest import make_project
@@ -26,22 +28,39 @@ def _decodes(monkeypatch) -> list:
     return decoded
 
 
+def _opened(monkeypatch) -> list:
+    """Record each picture file a reader opens (ReportLab's parser makes one per ``<img>``)."""
+    opened = []
+    original = ImageReader._read_image
+
+    def read_image(self, fp):
+        opened.append(self.fileName)
+        return original(self, fp)
+
+    monkeypatch.setattr(ImageReader, "_read_image", read_image)
+    return opened
+
+
 def test_icons_are_decoded_once_and_the_pdf_is_unchanged(tmp_path, monkeypatch):
     slug = "through-the-gate"
     root = make_project(tmp_path, slug)
     compiled = compile_game(root / "cards" / slug, Project(root))
     game = compiled.game
     monkeypatch.setattr(readers, "_BY_CONTENT", {})  # nothing decoded by the tests before
-    decoded = _decodes(monkeypatch)
+    monkeypatch.setattr(flowables, "_PARSED", Bounded(4096))  # every paragraph parsed here
+    decoded, opened = _decodes(monkeypatch), _opened(monkeypatch)
     render_reference(game, tmp_path / "shared.pdf")
     shared = list(decoded)
     assert shared and len(shared) == len(set(shared)) <= len(game.icons)  # one decode per picture
+    assert len(opened) <= len(game.icons)  # and one read: a paragraph parsed takes the shared reader
 
     decoded.clear()
+    opened.clear()
     with monkeypatch.context() as m:
-        m.setattr(backend, "paragraph_images", lambda paragraph: [])  # ReportLab's own: a reader per <img>
+        m.setattr(backend, "paragraph_images", lambda paragraph: [])  # ReportLab's own: a reader per <img>,
+        m.setattr(flowables, "_PARSED", Bounded(0))  # each paragraph parsed afresh (the paragraphs memo off)
         render_reference(game, tmp_path / "own.pdf")
-    assert len(decoded) > 5 * len(shared)
+    assert len(decoded) > 5 * len(shared) and len(opened) > 5 * len(game.icons)
     assert (tmp_path / "shared.pdf").read_bytes() == (tmp_path / "own.pdf").read_bytes()
 
 
