@@ -15,7 +15,7 @@ from cardforge.almanac.charts import MIN_GREY_STEP, PALETTE, luminance, series, 
 from cardforge.documents.playertext import players
 from tests.conftest import REPO, make_project, run_cli
 from tests.pdfpanels import panels
-from tests.pdftext import page_texts
+from tests.pdftext import page_chars, page_texts
 
 SLUGS = [p.name for p in find_packs(REPO / "cards")]
 MINI = REPO / "tests" / "fixtures" / "project"
@@ -166,11 +166,11 @@ def test_chart_series_stay_apart_in_grey_and_legends_sit_inside_the_page(all_bui
         _, stacks, _ = series(game, spec)
         greys = sorted(luminance(c) for c in series_colours(game, stacks))
         assert all(b - a >= MIN_GREY_STEP - 1e-9 for a, b in zip(greys, greys[1:])), (spec["title"], greys)
-    with pdfplumber.open(all_built / "output" / slug / "reference.pdf") as pdf:
-        for n, page in enumerate(pdf.pages, 1):
-            for w in page.extract_words():
-                assert w["x0"] >= 6 * MM and w["x1"] <= page.width - 6 * MM, (slug, n, w["text"])
-                assert w["top"] >= 6 * MM and w["bottom"] <= page.height - 6 * MM, (slug, n, w["text"])
+    for n, page in enumerate(page_chars(all_built / "output" / slug / "reference.pdf"), 1):
+        for c in page["chars"]:  # every printed char, so every word, inside the 6 mm margins
+            if c["text"].strip():
+                assert c["x0"] >= 6 * MM and c["x1"] <= page["width"] - 6 * MM, (slug, n, c["text"])
+                assert c["top"] >= 6 * MM and c["bottom"] <= page["height"] - 6 * MM, (slug, n, c["text"])
 
 
 def test_palette_greys_are_apart():
