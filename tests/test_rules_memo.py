@@ -21,7 +21,7 @@ from reportlab.platypus.doctemplate import BaseDocTemplate
 from cardforge.build import Project, compile_game
 from cardforge.incremental import build_games
 from cardforge.cache import kept
-from cardforge.cache.registry import CARD_PICTURES, RULES_MEMO, TYPE_SIZES
+from cardforge.cache.registry import CARD_PICTURES, CONTENTS_PAGES, RULES_MEMO, TYPE_SIZES
 from cardforge.documents.memo import Memo
 from conftest import fresh_user_cache, make_project, shared_build
 
@@ -95,9 +95,9 @@ def _add_cards(pack: Path, count: int) -> None:
 
 
 def _remembering_nothing():
-    """Within this block builds read and keep no type size and no card picture (the user
-    caches of what earlier builds found): what a clean build lays out is its own search's."""
-    return mock.patch.dict(os.environ, CARDFORGE_CACHE_OFF=f"{TYPE_SIZES.name},{CARD_PICTURES.name}")
+    """Within this block builds read and keep no type size, no card picture and no contents
+    (the user caches of what earlier builds found): what a clean build lays out is its own search's."""
+    return mock.patch.dict(os.environ, CARDFORGE_CACHE_OFF=f"{TYPE_SIZES.name},{CARD_PICTURES.name},{CONTENTS_PAGES.name}")
 
 
 def _clean(tmp: Path, root: Path, slug: str, **kw) -> Path:
@@ -304,10 +304,11 @@ def test_no_cache_reads_and_writes_no_memo(tmp_path, monkeypatch, built, clean_e
     _same_rules(root, _edited(root, slug, clean_edited, tmp_path), slug)
 
 
-def test_a_no_cache_build_in_another_project_takes_the_kept_type_sizes_and_card_pictures(tmp_path, monkeypatch):
-    """Type sizes and card pictures are pure results of their inputs, kept in the user cache:
-    a --no-cache build of the same pack in another project searches no size and draws no card
-    of rulebook.html, and writes the same bytes."""
+def test_a_no_cache_build_in_another_project_takes_the_kept_sizes_pictures_and_contents(tmp_path, monkeypatch):
+    """Type sizes and card pictures are pure results of their inputs, and a book's contents a
+    guess its layout checks, kept in the user cache: a --no-cache build of the same pack in
+    another project searches no size, draws no card of rulebook.html, lays rulebook.pdf out
+    once, and writes the same bytes."""
     from cardforge.documents import compose
     from cardforge.export import faces
 
@@ -333,13 +334,15 @@ def test_a_no_cache_build_in_another_project_takes_the_kept_type_sizes_and_card_
     _build(first, slug, use_cache=False, only=documents)
     searched, first_passes, first_drawn = laid["sheets"], Counter(passes), list(drawn)
     assert first_passes["reference.pdf"] >= 2 and first_drawn  # the helper sheet's trials; every card drawn
-    assert any(TYPE_SIZES.folder().glob("*.pickle")) and any(CARD_PICTURES.folder().glob("*.pickle"))
+    assert first_passes["rulebook.pdf"] >= 2  # a first pass that only learns the contents' pages
+    assert all(any(cache.folder().glob("*.pickle")) for cache in (TYPE_SIZES, CARD_PICTURES, CONTENTS_PAGES))
 
     for counts in (laid, passes, drawn):
         counts.clear()
     other = make_project(tmp_path / "two", slug)
     _build(other, slug, use_cache=False, only=documents)
     assert passes["reference.pdf"] == 1  # laid out once, at the kept size
+    assert passes["rulebook.pdf"] == 1  # once, with the kept contents
     assert laid["sheets"] < searched  # the rules sheet's versions at their kept sizes
     assert drawn == []  # every card picture of rulebook.html from the user cache
     for name in documents:

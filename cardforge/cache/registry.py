@@ -111,13 +111,17 @@ CARD_PICTURES = Cache("card-pictures", "user", "card-pictures", "a card's fields
                       "its layouts), the picture's size and encoding, the fingerprint", "4,000 newest entries",
                       "rulebook.html draws only the pictures no build has drawn: after a one-card edit only that "
                       "card's, and none with --no-cache or in another project of the same pack")
+CONTENTS_PAGES = Cache("contents-pages", "user", "contents-pages", "the paper, the rulebook's text, its headings, its "
+                       "cards' fields, the fingerprint", "4,000 newest entries",
+                       "rulebook.pdf is laid out once, with the contents a build of the same book found (checked "
+                       "by that layout, as the project's guess is): with --no-cache and in another project")
 METRICS = Cache("font-metrics", "user", "metrics", "the font file's SHA-256, the fingerprint", "64 newest fonts",
                 "a check measures text without parsing a font file or importing ReportLab")
 TEMPLATES = Cache("template-code", "user", "templates", "a template's source, the sandbox's configuration, "
                   "the fingerprint", "4,000 newest templates", "a template is not compiled again by a new process")
 
 CACHES: tuple[Cache, ...] = (ARTEFACTS, DIGESTS, DECK_PAGES, RULES_MEMO, PRINTED, EXPORTS_MADE, PREVIEWS, YAML, SCHEMAS, VERDICTS, CHECK_RESULTS,
-                             ICON_FORMS, ICON_PNGS, TYPE_SIZES, CARD_PICTURES, METRICS, TEMPLATES)
+                             ICON_FORMS, ICON_PNGS, TYPE_SIZES, CARD_PICTURES, CONTENTS_PAGES, METRICS, TEMPLATES)
 
 
 # In-memory memos of one process (see cardforge.cache.memo): each bounded, all cleared by clear().

@@ -21,10 +21,13 @@ place:
 * a **page guess**, the rulebook's contents as its project's last build found them, in a
   :class:`Memo` (``output/.cache/<slug>/rules/``, one small JSON file per kind of answer,
   the newest :data:`KEEP` answers each; not read or written by ``cardforge build
-  --no-cache``), kept per paper and cardforge version: the next build lays its document out
-  once with the guess and keeps the result only when the pages it finds are the pages it
-  guessed, which is then exactly the document a build without the guess writes; otherwise
-  it builds as if there were no guess.
+  --no-cache``), kept per paper and cardforge version, and as a build of the same book
+  found them, in :data:`~cardforge.cache.registry.CONTENTS_PAGES` (under
+  :func:`cardforge.documents.rulebook.contents_key`; read when the project has no guess,
+  ``--no-cache`` included): the next build lays its document out once with the guess and
+  keeps the result only when the pages it finds are the pages it guessed, which is then
+  exactly the document a build without the guess writes; otherwise it builds as if there
+  were no guess.
 
 Each file is written to a temporary file and renamed into place, so a crash leaves the
 previous answers or none; an unreadable file is a miss. A reference.pdf laid out at a

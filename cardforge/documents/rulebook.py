@@ -166,35 +166,53 @@ def render_rulebook(game: Game, out: Path, paper: str = "letter", memo: Memo | N
     each distinct back) and a card anatomy figure per card type, before the rules.
 
     The contents' page numbers come from passes that lay the book out until they stop
-    changing, the first with no contents (ReportLab's ``multiBuild``). With a ``memo``
-    (:mod:`cardforge.documents.memo`) the book is laid out once with the contents the last
-    build found; that pass is kept when it finds the same contents and they fit on the
-    contents page, as the empty contents of a first pass do (so every page after them is
+    changing, the first with no contents (ReportLab's ``multiBuild``). The book is laid out
+    once with a guess at them when there is one: the contents the project's last build
+    found, from ``memo`` (:mod:`cardforge.documents.memo`), else those a build of the same
+    book found, from the user cache (:data:`~cardforge.cache.registry.CONTENTS_PAGES`, under
+    :func:`contents_key`). That pass is kept when it finds the same contents and they fit on
+    the contents page, as the empty contents of a first pass do (so every page after them is
     laid out alike): exactly the book the passes without a guess end with. Otherwise it is
-    laid out as without the memo.
+    laid out as without a guess.
     """
+    from cardforge.cache import kept
+    from cardforge.cache.registry import CONTENTS_PAGES
+
     markdown = book_markdown(game)
     size = tuple(v * MM for v in PAPER_MM[paper])
     with tempfile.TemporaryDirectory() as tmp:
         icons = IconImages(game, Path(tmp))
+        doc = _book(game, markdown, size, icons, out, layouts)
         key = Memo.key("rulebook-contents", list(size)) if memo else ""
-        guess = _contents(memo.get("rulebook-contents", key)) if memo else None
-        doc = None
+        shared_key = contents_key(game, size, markdown, doc.story)
+        shared = _contents(kept.get(CONTENTS_PAGES, shared_key))
+        guess = (_contents(memo.get("rulebook-contents", key)) if memo else None) or shared
+        found = False
         if guess is not None:
-            doc = _book(game, markdown, size, icons, out, layouts)
             doc.toc.addEntries(guess)
             try:
                 doc.multiBuild(doc.story, maxPasses=0)  # IndexError: the pass found other contents
+                found = doc.contents_at.get("toc", -1) == doc.contents_at.get("heading")  # or later pages moved
             except IndexError:
-                doc = None
-            if doc is not None and doc.contents_at.get("toc", -1) != doc.contents_at.get("heading"):
-                doc = None  # the contents ran on past their page: later pages moved
-        if doc is None:
-            doc = _book(game, markdown, size, icons, out, layouts)
+                found = False
+            if not found:
+                doc = _book(game, markdown, size, icons, out, layouts)
+        if not found:
             doc.multiBuild(doc.story)
+        entries = [list(entry) for entry in backend.contents_entries(doc.toc)]
         if memo:
-            memo.put("rulebook-contents", key, [list(entry) for entry in backend.contents_entries(doc.toc)])
+            memo.put("rulebook-contents", key, entries)
+        if shared is None or [list(entry) for entry in shared] != entries:
+            kept.put(CONTENTS_PAGES, shared_key, entries)
         return doc.page
+
+
+def contents_key(game: Game, size: tuple[float, float], markdown: str, story: list) -> str:
+    """The user cache's key of a rulebook's contents (a guess its layout checks): the paper
+    (w, h pt), the book's text, its headings (level, text, key) and its cards' fields."""
+    headings = [[h.toc_level, h.toc_text, h.toc_key] for h in _headings(story)]
+    cards = [repr((card.name, card.quantity, card.data)) for card in game.cards]
+    return Memo.key("rulebook-contents", list(size), markdown, headings, cards)
 
 
 def _book(game: Game, markdown: str, size: tuple[float, float], icons: IconImages, out: Path,
