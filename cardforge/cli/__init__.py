@@ -73,7 +73,7 @@ def build(
 
     The checks run first: a game with errors is not built (its previous output is left as it was) unless --force is given.
 
-    Incremental: every output is kept in output/.cache under a hash of everything it is made from (the pack's files, its layout, the options, cardforge's own files), so an unchanged output is not drawn again; --no-cache renders every output again, from the pure results earlier builds left in the user cache (icon forms, type sizes, card pictures; CARDFORGE_NO_USER_CACHE=1 works those out again too).
+    Incremental: every output is kept in output/.cache under a hash of everything it is made from (the pack's files, its layout, the options, cardforge's own files), so an unchanged output is not drawn again; --no-cache renders every output again, from what earlier builds left in the user cache (icon forms, type sizes, card pictures, and the rulebook's contents as a guess its layout checks; CARDFORGE_NO_USER_CACHE=1 works those out again too).
     """
     cli_reprint.check_revision(root, changed_since)
     project = Project(root.resolve())
