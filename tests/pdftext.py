@@ -94,5 +94,6 @@ def _chars(text, height: float) -> list[dict]:
         pdfium_c.FPDFText_GetMatrix(text.raw, i, ctypes.byref(matrix))
         size = pdfium_c.FPDFText_GetFontSize(text.raw, i) * math.sqrt(abs(matrix.a * matrix.d - matrix.b * matrix.c))
         left, bottom, right, top = text.get_charbox(i, loose=True)
-        chars.append({"text": glyph, "size": size, "x0": left, "x1": right, "top": height - top, "bottom": height - bottom})
+        chars.append({"text": glyph, "size": size, "x0": left, "x1": right,
+                      "top": height - top, "bottom": height - bottom})
     return chars

@@ -97,7 +97,8 @@ def _add_cards(pack: Path, count: int) -> None:
 def _remembering_nothing():
     """Within this block builds read and keep no type size, no card picture and no contents
     (the user caches of what earlier builds found): what a clean build lays out is its own search's."""
-    return mock.patch.dict(os.environ, CARDFORGE_CACHE_OFF=f"{TYPE_SIZES.name},{CARD_PICTURES.name},{CONTENTS_PAGES.name}")
+    off = (TYPE_SIZES, CARD_PICTURES, CONTENTS_PAGES)
+    return mock.patch.dict(os.environ, CARDFORGE_CACHE_OFF=",".join(cache.name for cache in off))
 
 
 def _clean(tmp: Path, root: Path, slug: str, **kw) -> Path:
