@@ -194,7 +194,7 @@ def render_rulebook(game: Game, out: Path, paper: str = "letter", memo: Memo | N
                 doc.multiBuild(doc.story, maxPasses=0)  # IndexError: the pass found other contents
                 found = doc.contents_at.get("toc", -1) == doc.contents_at.get("heading")  # or later pages moved
             except IndexError:
-                found = False
+                pass  # not found
             if not found:
                 doc = _book(game, markdown, size, icons, out, layouts)
         if not found:
