@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardforge.util.processes import die_with_parent, pool_context
+from cardforge.util.processes import die_with_parent, pace_collector, pool_context
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -168,6 +168,7 @@ def _worker(queue, parent: int) -> None:
     global progress_queue
     progress_queue = queue
     die_with_parent(parent)
+    pace_collector()  # a spawned worker starts at Python's pace
 
 
 SOURCE_SUFFIXES = {".yaml", ".yml", ".csv", ".tsv", ".xlsx", ".ods", ".md"}  # what a compile reads (a catalog only with --lang)

@@ -462,3 +462,25 @@ def test_a_check_of_a_game_and_its_translation_side_by_side_reports_what_one_pro
     monkeypatch.undo()
     one = run_cli("check", "--lang", "all", "--format", "json", "--no-cache", "--jobs", "1", "--root", str(root))
     assert result.stdout == one.stdout and result.exit_code == one.exit_code
+
+
+def test_a_command_and_the_workers_it_starts_collect_garbage_at_cardforge_pace(tmp_path, monkeypatch):
+    """Every command sets the collector's pace (cardforge.util.processes.pace_collector); a
+    forked worker inherits it, a spawned one (a build beside another thread) sets it itself."""
+    import gc
+    import multiprocessing
+
+    from cardforge import workers
+    from cardforge.util import processes
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        assert run_cli("check", "--root", str(make_project(tmp_path, "gate"))).exit_code == 0
+        assert gc.get_threshold() == (processes.COLLECT_EVERY, 10, 10)
+        gc.set_threshold(700, 10, 10)
+        monkeypatch.setattr(workers, "pool_context", lambda: multiprocessing.get_context("spawn"))
+        with workers.pool(2, None, lambda slug: 0) as pool:
+            assert pool.submit(gc.get_threshold).result() == (processes.COLLECT_EVERY, 10, 10)
+    finally:
+        gc.set_threshold(*before)

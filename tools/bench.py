@@ -120,9 +120,12 @@ USER_CACHE = Path(tempfile.mkdtemp(prefix="cardforge-bench-cache-"))  # the deck
 def child(code: str) -> dict:
     """Run ``code`` (printing one JSON line) in a fresh Python whose user cache is
     :data:`USER_CACHE` (empty at first: the first deck drawn keeps its icon forms there, as
-    a designer's first build does); adds its peak RSS in MiB."""
+    a designer's first build does) and whose garbage collector keeps a cardforge command's
+    pace (:func:`cardforge.util.processes.pace_collector`); adds its peak RSS in MiB."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     env = dict(os.environ, XDG_CACHE_HOME=str(USER_CACHE))
+    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+            f"from cardforge.util.processes import pace_collector; pace_collector(); {code}")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True, env=env)
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

@@ -1,8 +1,9 @@
 """The last line of defence: an unexpected exception becomes one ``internal-error`` line.
 
-Every ``cardforge`` command runs inside :func:`guarded`. Bad input never gets here (it is
-a located diagnostic long before); what does is a bug in cardforge. The user sees one
-diagnostic asking them to report it, the full traceback goes to a log file
+Every ``cardforge`` command runs inside :func:`guarded` (which also sets the process's
+garbage collector to cardforge's pace: :func:`cardforge.util.processes.pace_collector`).
+Bad input never gets here (it is a located diagnostic long before); what does is a bug in
+cardforge. The user sees one diagnostic asking them to report it, the full traceback goes to a log file
 (``$XDG_STATE_HOME/cardforge/`` or the temporary folder), and the command exits 2.
 """
 from __future__ import annotations
@@ -18,6 +19,7 @@ from pathlib import Path
 import typer
 
 from cardforge.util.diagnostics import INTERNAL_ERROR, diag
+from cardforge.util.processes import pace_collector
 
 # how commands end on purpose (exit codes, usage errors): not internal errors. Typer's
 # click exceptions (its own copy of click, or click itself in older releases) and, when
@@ -76,6 +78,7 @@ def guarded(func):
 
     @functools.wraps(func)
     def wrapper(*args, **kwargs):
+        pace_collector()
         try:
             return func(*args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - the point of this function

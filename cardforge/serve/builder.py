@@ -18,6 +18,7 @@ from pathlib import Path
 
 from cardforge.build import BuildOptions, Project
 from cardforge.util.diagnostics import Diagnostic
+from cardforge.util.processes import pace_collector
 
 # builds one worker process runs before a fresh one takes over: what a long session's builds
 # leave in the worker's memos and allocator is returned to the system (see tools/serve_memory.py)
@@ -40,7 +41,9 @@ def build_pack(root: str, slug: str, options: BuildOptions) -> tuple[list[str], 
 
 
 def _lower_priority() -> None:
-    """The worker process yields the processor to the server's check-and-draw thread."""
+    """The worker process yields the processor to the server's check-and-draw thread (and
+    collects its garbage at a cardforge command's pace)."""
+    pace_collector()
     try:
         os.nice(10)
     except (AttributeError, OSError):  # not on POSIX
