@@ -288,10 +288,13 @@ def _wrap(words, style: TextStyle, size: float, box_w: float, icons, unknown) ->
     indices = _break(measured, glue, space, box_w)
     widest = max((m[1] for m in measured if m is not None), default=0.0)
 
-    def unrunted() -> list[Line]:
-        return _lines(_unrunt(indices, measured, glue, space, box_w), measured, style, size)
+    lines = _lines(indices, measured, style, size)
 
-    return _lines(indices, measured, style, size), widest, unrunted
+    def unrunted() -> list[Line]:
+        rewrapped = _unrunt(indices, measured, glue, space, box_w)
+        return lines if rewrapped == indices else _lines(rewrapped, measured, style, size)
+
+    return lines, widest, unrunted
 
 
 def fit(text: str, style: TextStyle, box_w: float, box_h: float, icons: dict[str, Icon]) -> Block:
