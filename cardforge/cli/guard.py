@@ -3,8 +3,9 @@
 Every ``cardforge`` command runs inside :func:`guarded` (which also sets the process's
 garbage collector to cardforge's pace: :func:`cardforge.util.processes.pace_collector`).
 Bad input never gets here (it is a located diagnostic long before); what does is a bug in
-cardforge. The user sees one diagnostic asking them to report it, the full traceback goes to a log file
-(``$XDG_STATE_HOME/cardforge/`` or the temporary folder), and the command exits 2.
+cardforge. The user sees one diagnostic asking them to report it, the full traceback goes
+to a log file (``$XDG_STATE_HOME/cardforge/`` or the temporary folder), and the command
+exits 2.
 """
 from __future__ import annotations
 

@@ -291,7 +291,7 @@ def _wrap(words, style: TextStyle, size: float, box_w: float, icons, unknown) ->
     lines = _lines(indices, measured, style, size)
 
     def unrunted() -> list[Line]:
-        rewrapped = _unrunt(indices, measured, glue, space, box_w)
+        rewrapped = _unrunt(indices, measured, glue, space, box_w)  # nothing cured: the lines above, as trimmed
         return lines if rewrapped == indices else _lines(rewrapped, measured, style, size)
 
     return lines, widest, unrunted
