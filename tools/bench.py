@@ -118,13 +118,14 @@ USER_CACHE = Path(tempfile.mkdtemp(prefix="cardforge-bench-cache-"))  # the deck
 
 
 def child(code: str) -> dict:
-    """Run ``code`` (printing one JSON line) in a fresh Python whose user cache is
-    :data:`USER_CACHE` (empty at first: the first deck drawn keeps its icon forms there, as
-    a designer's first build does) and whose garbage collector keeps a cardforge command's
-    pace (:func:`cardforge.util.processes.pace_collector`); adds its peak RSS in MiB."""
+    """Run ``code`` (printing one JSON line) in a fresh Python that imports ``bench`` and
+    ``cardforge`` from this checkout, whose user cache is :data:`USER_CACHE` (empty at first:
+    the first deck drawn keeps its icon forms there, as a designer's first build does) and
+    whose garbage collector keeps a cardforge command's pace
+    (:func:`cardforge.util.processes.pace_collector`); adds its peak RSS in MiB."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     env = dict(os.environ, XDG_CACHE_HOME=str(USER_CACHE))
-    code = (f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+    code = (f"import sys; sys.path[:0] = [{str(ROOT / 'tools')!r}, {str(ROOT)!r}]; "
             f"from cardforge.util.processes import pace_collector; pace_collector(); {code}")
     proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, text=True, env=env)
     result = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -134,14 +135,12 @@ def child(code: str) -> dict:
 
 
 def one_core(n: int, distinct: bool = False) -> dict:
-    return child(f"import json, sys; sys.path.insert(0, {str(ROOT)!r}); sys.path.insert(0, {str(ROOT / 'tools')!r});"
-                 f"import bench; print(json.dumps(bench.render_once({n}, {distinct})))")
+    return child(f"import json, bench; print(json.dumps(bench.render_once({n}, {distinct})))")
 
 
 def rss(n: int) -> float:
     """Peak RSS (MiB) of a fresh process drawing an ``n``-card deck (read in the child itself)."""
-    code = (f"import json, resource, sys; sys.path.insert(0, {str(ROOT)!r}); sys.path.insert(0, {str(ROOT / 'tools')!r});"
-            f"import bench; r = bench.render_once({n});"
+    code = (f"import json, resource, bench; r = bench.render_once({n}); "
             "r['rss'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024; print(json.dumps(r))")
     return round(child(code)["rss"], 1)
 
@@ -162,8 +161,7 @@ def render_pooled(n: int, jobs: int) -> dict:
 
 def all_cores(n: int, jobs: int) -> dict:
     """One deck of ``n`` cards drawn by ``jobs`` processes at once (its sheets shared out): cards/s."""
-    return child(f"import json, sys; sys.path.insert(0, {str(ROOT)!r}); sys.path.insert(0, {str(ROOT / 'tools')!r});"
-                 f"import bench; print(json.dumps(bench.render_pooled({n}, {jobs})))")
+    return child(f"import json, bench; print(json.dumps(bench.render_pooled({n}, {jobs})))")
 
 
 def floor(n: int, script: Path, mode: str = "lean") -> dict | None:
