@@ -232,3 +232,48 @@ def test_the_build_worker_is_replaced_after_its_share_of_builds(tmp_path, monkey
         builder.close()
     assert [e[:3] for e in ended] == [("absent", g, []) for g in range(1, 6)]
     assert len(workers) == 3  # 2 + 2 + 1 builds
+
+
+def test_a_build_that_ends_before_it_is_watched_is_reported_in_order_and_never_deadlocks(tmp_path, monkeypatch):
+    """A build may end before the builder registers for its end (the pool's thread is
+    quicker than the one that submitted it): the report then comes at once, in the thread
+    that asked, and must neither wait for the builder's own lock nor come before the report
+    of the build before it."""
+    import threading
+    from concurrent.futures import Future
+
+    from cardforge.build import BuildOptions
+    from cardforge.serve import builder as building
+
+    pending: list[Future] = []
+
+    class Pool:  # the first build runs until released; every later one has ended when submitted
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def submit(self, fn, *args):
+            future: Future = Future()
+            if pending:
+                future.set_result(([], []))
+            pending.append(future)
+            return future
+
+        def shutdown(self, *args, **kwargs):
+            pass
+
+    monkeypatch.setattr(building, "ProcessPoolExecutor", Pool)
+    ended: list[tuple] = []
+    builder = building.Builder(tmp_path, BuildOptions(), lambda *done: ended.append(done[:2]))
+
+    def session():
+        builder.request("gate", 1)  # under way
+        builder.request("gate", 2)  # wanted after it
+        pending[0].set_result(([], []))  # ends: the second is submitted, and has ended at once
+        builder.request("gate", 3)  # submitted, and has ended at once
+
+    thread = threading.Thread(target=session, daemon=True)
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive(), "the builder waited for its own lock"
+    assert ended == [("gate", 1), ("gate", 2), ("gate", 3)]
+    assert not builder.busy("gate")

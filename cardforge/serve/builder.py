@@ -52,7 +52,8 @@ def _lower_priority() -> None:
 
 class Builder:
     """Builds on request; ``done(slug, generation, written, diagnostics)`` is called from a pool
-    thread when a build ends (``written`` is None when the build raised)."""
+    thread when a build ends, or in the thread that asked when the build had already ended
+    (``written`` is None when the build raised); a game's builds are reported in order."""
 
     def __init__(self, root: Path, options: BuildOptions, done: Callable):
         self.root, self.options, self.done = root, options, done
@@ -66,12 +67,14 @@ class Builder:
         """Build ``slug`` as of ``generation`` now, or after the build under way ends."""
         with self._lock:
             self._wanted[slug] = generation
-            if slug not in self._running:
-                self._submit(slug)
+            started = self._submit(slug) if slug not in self._running else None
+        self._watch(slug, started)
 
-    def _submit(self, slug: str) -> None:
+    def _submit(self, slug: str) -> tuple[Future, int] | None:
+        """Start the build of ``slug`` wanted (call holding the lock); returns its future and
+        generation for :meth:`_watch`, or None once closed."""
         if self._closed:
-            return
+            return None
         for fresh in (False, True):  # a worker that died between builds broke the pool: start a new one
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
@@ -85,7 +88,14 @@ class Builder:
                 if fresh:
                     raise
         generation = self._running[slug] = self._wanted.pop(slug)
-        future.add_done_callback(lambda f: self._finished(slug, generation, f))
+        return future, generation
+
+    def _watch(self, slug: str, started: tuple[Future, int] | None) -> None:
+        """Have :meth:`_finished` called when the build ``started`` ends. Called without the
+        lock: a build that has already ended is finished at once, in this thread."""
+        if started is not None:
+            future, generation = started
+            future.add_done_callback(lambda f: self._finished(slug, generation, f))
 
     def _finished(self, slug: str, generation: int, future: Future) -> None:
         try:
@@ -99,9 +109,9 @@ class Builder:
                     self._pool = None
         with self._lock:
             del self._running[slug]
-            if slug in self._wanted:
-                self._submit(slug)
-        self.done(slug, generation, written, diagnostics)
+            started = self._submit(slug) if slug in self._wanted else None
+        self.done(slug, generation, written, diagnostics)  # reported before the next one can be
+        self._watch(slug, started)
 
     def busy(self, slug: str) -> bool:
         with self._lock:
