@@ -207,7 +207,10 @@ def build_lock(target: Path):
         sweep(target)
         yield
     finally:
-        os.close(fd)  # releases the lock
+        try:  # unlocked before it is closed: a worker forked meanwhile shares the lock, and keeps it while it lives
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
 
 
 def staging_folder(target: Path) -> Path:
