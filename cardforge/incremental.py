@@ -44,7 +44,8 @@ _RECENT: dict[str, tuple[str, Compiled]] = {}  # slug -> (inputs key, the game l
 def build_games(project: Project, packs: list[Path], options: BuildOptions | BuildSettings = BuildOptions(), *,
                 force: bool = False, jobs: int = 1, use_cache: bool = True,
                 progress: Progress | None = None, only: tuple[str, ...] | None = None,
-                deck_jobs: int | None = None, lang: str | None = None) -> list[BuildResult]:
+                deck_jobs: int | None = None, lang: str | None = None,
+                pool: workers.Pool | None = None) -> list[BuildResult]:
     """Build the game packs ``packs`` (folders of ``cards/``, see :meth:`Project.packs`) into
     ``project.output``; returns one :class:`BuildResult` per pack, in the order given.
 
@@ -66,6 +67,8 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
     ``lang``: a language of the packs' ``languages:`` other than their source: each game is
     built as it prints in that language (its catalog applied, see
     :func:`cardforge.build.compile_game`) into ``output/<slug>/<lang>/``, without the cache.
+    ``pool``: a pool kept by the caller across builds (:func:`cardforge.workers.kept_pool`;
+    ``jobs`` is then its size), used instead of a pool of this build's own.
     Never raises for bad input: every problem is a diagnostic in the results.
     """
     store = Store(project.output) if use_cache and ARTEFACTS.enabled and lang is None else None
@@ -73,7 +76,12 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
         load_digests(DIGESTS.folder(project.output))
     games = [_Game(pack, project, options, store, only=only, lang=lang) for pack in packs]
     totals = {game.slug: game for game in games}
-    with ExitStack() as locks, workers.pool(jobs, progress, lambda slug: totals[slug].total) as pool:
+
+    def count(slug: str) -> int:
+        return totals[slug].total
+
+    own = pool.reuse(progress, count) if pool is not None else workers.pool(jobs, progress, count)
+    with ExitStack() as locks, own as pool:
         for game in games:
             game.locks = locks
         running: dict[Future, tuple[_Game, str]] = {}

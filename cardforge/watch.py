@@ -5,8 +5,9 @@ It watches ``cards/`` and ``layouts/`` with the watcher ``serve`` uses too
 of ``cards/<slug>/`` or ``layouts/<slug>.yaml`` touches its game; any other file under
 ``layouts/`` every game),
 and those games go through the incremental build (:func:`cardforge.incremental.build_games`),
-so only the outputs whose inputs changed are drawn. Each rebuild prints what it wrote, its
-errors and warnings, and how long it took.
+so only the outputs whose inputs changed are drawn, by worker processes kept warm from one
+rebuild to the next. Each rebuild prints what it wrote, its errors and warnings, and how
+long it took.
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from cardforge.build import BuildOptions, BuildResult, Project, artefacts, Build
 from cardforge.cache.registry import give_back
 from cardforge.util.diagnostics import Severity, display_path
 from cardforge.incremental import build_games
+from cardforge.workers import kept_pool
 from cardforge.util.report import print_diagnostics, summary
 from cardforge.util.filewatch import folders, touched_games
 
@@ -31,10 +33,13 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
     """Build the games ``slugs`` of ``project`` (every game when None), then rebuild the games
     each save touches, until ``stop`` is set (or the process is interrupted).
 
+    A rebuild's outputs are drawn (with ``jobs`` of two or more) by worker processes kept
+    from one rebuild to the next (:func:`cardforge.workers.kept_pool`).
     ``built`` is called with the results of every build, the first one included. Output
     and diagnostics go to ``console`` (standard error by default).
     """
     console = console or Console(stderr=True)
+    pool = kept_pool(jobs) if jobs > 1 else None
 
     def run(names: list[str] | None, deck_first: bool = False) -> None:
         packs, problems = project.packs(names)
@@ -46,7 +51,7 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
                 if "deck.pdf" in result.rendered and result.written:
                     console.print(f"[green]updated[/] {display_path(result.written[0])} "
                                   f"({time.perf_counter() - started:.2f} s)", highlight=False)
-        results = build_games(project, packs, options, jobs=jobs) if packs else []
+        results = build_games(project, packs, options, jobs=jobs, pool=pool) if packs else []
         if first:
             names = [name for name, _ in artefacts(options.resolve() if isinstance(options, BuildSettings) else options)]
             results = [_merged(a, b, names) for a, b in zip(first, results)]
@@ -55,12 +60,16 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
         if built:
             built(results)
 
-    run(slugs)
-    watched = folders(project.root)
-    console.print(f"watching {', '.join(display_path(f) for f in watched)} (Ctrl+C to stop)", highlight=False)
-    for touched in touched_games(project.root, lambda: slugs or [p.name for p in project.packs(None)[0]], stop):
-        run(sorted(touched), deck_first=True)
-        give_back()  # what this rebuild left behind in memory, as serve does
+    try:
+        run(slugs)
+        watched = folders(project.root)
+        console.print(f"watching {', '.join(display_path(f) for f in watched)} (Ctrl+C to stop)", highlight=False)
+        for touched in touched_games(project.root, lambda: slugs or [p.name for p in project.packs(None)[0]], stop):
+            run(sorted(touched), deck_first=True)
+            give_back()  # what this rebuild left behind in memory, as serve does
+    finally:
+        if pool is not None:
+            pool.close()
 
 
 def _merged(deck: BuildResult, rest: BuildResult, names: list[str]) -> BuildResult:

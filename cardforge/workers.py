@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardforge.util.processes import die_with_parent, pace_collector, pool_context
+from cardforge.util.processes import die_with_parent, pace_collector, pool_context, quiet_on_interrupt
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -77,23 +77,51 @@ class Pool:
     """A process pool (forked where :func:`~cardforge.util.processes.fork_safe`, else
     spawned) with a queue for progress reports from its workers."""
 
-    def __init__(self, jobs: int, progress: Progress | None, total: Callable[[str], int]):
+    def __init__(self, jobs: int, progress: Progress | None, total: Callable[[str], int], *, keep: bool = False):
         self.jobs = jobs
         self.report = Report(progress, total)
         self.executor = None  # started by the first task: a build served from the cache forks nothing
         self.forked = False  # whether the workers are forked (else spawned)
         self.cold = False  # the workers were forked before this process warmed up (see warm_up)
+        self.keep = keep  # the workers outlive the build (see kept_pool)
+        self.drawn = False  # the workers have drawn outputs: they hold what drawing reads and imports
+        self.builds = 0  # builds this pool served (see reuse)
 
     def submit(self, fn, *args) -> Future:
-        if self.executor is None:
-            from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
 
-            context = pool_context()  # forked, unless another thread runs in this process
-            self.forked = context.get_start_method() == "fork"
-            self.queue = context.SimpleQueue()
-            self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_worker,
-                                                initargs=(self.queue, os.getpid()))
-        return self.executor.submit(fn, *args)
+        if self.executor is None:
+            self._start()
+        try:
+            return self.executor.submit(fn, *args)
+        except BrokenProcessPool:  # a kept worker died (killed, out of memory) since the last build
+            self._stop()
+            self._start()
+            return self.executor.submit(fn, *args)
+
+    def _start(self) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
+        context = pool_context()  # forked, unless another thread runs in this process
+        self.forked = context.get_start_method() == "fork"
+        self.queue = context.SimpleQueue()
+        self.executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_worker,
+                                            initargs=(self.queue, os.getpid()))
+
+    def _stop(self, cancel: bool = False) -> None:
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=cancel)
+        self.executor, self.cold, self.drawn = None, False, False
+
+    def reuse(self, progress: Progress | None, total: Callable[[str], int]) -> Pool:
+        """This kept pool for the next build, its progress reaching ``progress``: its workers
+        as the last build left them, or fresh ones every :data:`KEPT_BUILDS` builds (what the
+        builds left in their memos and allocator goes back to the system)."""
+        self.report = Report(progress, total)
+        self.builds += 1
+        if self.builds % KEPT_BUILDS == 0:
+            self._stop()
+        return self
 
     def drain(self) -> None:
         while self.executor is not None and not self.queue.empty():
@@ -112,6 +140,8 @@ class Pool:
         (:func:`_warm_up`) beside the compiles, and :meth:`draw` forks the workers again from
         it: every output then starts warm, the first ones included. Otherwise each worker
         but one gets a :func:`_warm_up` (queued after the compiles: taken when idle)."""
+        if self.drawn and self.executor is not None:  # kept workers that have drawn are warm
+            return
         if self.forked and compiles < self.jobs:
             _warm_up()
             self.cold = True
@@ -125,15 +155,21 @@ class Pool:
         task forks warm ones (a running task keeps them until the pool is idle again)."""
         if self.cold and idle and self.executor is not None:
             self.drain()
-            self.executor.shutdown(wait=True)
-            self.executor, self.cold = None, False
+            self._stop()
+        self.drawn = True
+
+    def close(self) -> None:
+        """End the workers (a kept pool's owner calls this when it stops)."""
+        self._stop(cancel=True)
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        if self.executor is not None:
-            self.executor.shutdown(wait=True, cancel_futures=True)
+        if not self.keep or exc[0] is not None:  # a kept pool whose build raised starts afresh next time
+            self._stop(cancel=True)
+        else:
+            self.drain()
         return False
 
 
@@ -168,6 +204,7 @@ def _worker(queue, parent: int) -> None:
     global progress_queue
     progress_queue = queue
     die_with_parent(parent)
+    quiet_on_interrupt()
     pace_collector()  # a spawned worker starts at Python's pace
 
 
@@ -192,3 +229,16 @@ def pool(jobs: int, progress: Progress | None, total: Callable[[str], int]) -> P
     deck progress reaches ``progress(slug, drawn, total(slug))``. Use it as a context
     manager; tasks are ``submit(fn, *args)`` as with ``concurrent.futures``."""
     return Pool(jobs, progress, total) if jobs > 1 else Inline(progress, total)
+
+
+KEPT_BUILDS = 50  # builds a kept pool's workers serve before fresh ones take over (as serve's build worker)
+
+
+def kept_pool(jobs: int) -> Pool:
+    """A pool of ``jobs`` workers (two or more) that outlives each build it serves, for a
+    process that builds again and again (``cardforge watch``): pass it to
+    :func:`cardforge.incremental.build_games` as ``pool``, and :meth:`Pool.close` it at the
+    end. Its workers keep what drawing imported, parsed and measured from one build to the
+    next, so a rebuild after a one-card edit draws in warm processes; a build that raises
+    ends them (the next build starts fresh ones), as does a worker's death."""
+    return Pool(jobs, None, lambda slug: 0, keep=True)

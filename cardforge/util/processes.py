@@ -54,6 +54,16 @@ def die_with_parent(parent: int | None = None) -> None:
         os._exit(1)
 
 
+def quiet_on_interrupt() -> None:
+    """In a worker: Ctrl+C (SIGINT, which reaches the whole process group) ends it at once,
+    without a traceback; the process that started it reports the interruption. A worker
+    kept between builds (:func:`cardforge.workers.kept_pool`) waits idle for its next task,
+    where an interruption would otherwise print the queue's traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, lambda signum, frame: os._exit(128 + signum))
+
+
 def fork_safe() -> bool:
     """True when this process runs no thread but its main one, so a forked worker starts
     with nothing half-held.
