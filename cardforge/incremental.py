@@ -35,6 +35,7 @@ if TYPE_CHECKING:  # imported when a task runs: a build served from the cache ru
     from concurrent.futures import Future
 
 Progress = Callable[[str, int, int], None]
+Checked = Callable[[str, list[Diagnostic]], None]  # (a game's slug, its diagnostics): see build_games
 _CHECKS = "checks"  # the cache entry holding a game's diagnostics
 _COST = {"deck.pdf": 0, "reference.pdf": 1, "print-shop": 0, "tts": 0}  # slow outputs start first
 
@@ -44,8 +45,8 @@ _RECENT: dict[str, tuple[str, Compiled]] = {}  # slug -> (inputs key, the game l
 def build_games(project: Project, packs: list[Path], options: BuildOptions | BuildSettings = BuildOptions(), *,
                 force: bool = False, jobs: int = 1, use_cache: bool = True,
                 progress: Progress | None = None, only: tuple[str, ...] | None = None,
-                deck_jobs: int | None = None, lang: str | None = None,
-                pool: workers.Pool | None = None) -> list[BuildResult]:
+                deck_jobs: int | None = None, lang: str | None = None, pool: workers.Pool | None = None,
+                checked: Checked | None = None) -> list[BuildResult]:
     """Build the game packs ``packs`` (folders of ``cards/``, see :meth:`Project.packs`) into
     ``project.output``; returns one :class:`BuildResult` per pack, in the order given.
 
@@ -69,12 +70,14 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
     :func:`cardforge.build.compile_game`) into ``output/<slug>/<lang>/``, without the cache.
     ``pool``: a pool kept by the caller across builds (:func:`cardforge.workers.kept_pool`;
     ``jobs`` is then its size), used instead of a pool of this build's own.
+    ``checked(slug, diagnostics)`` is called for each game as soon as its diagnostics are
+    known (compiled, or read from the cache), before any of its outputs is drawn.
     Never raises for bad input: every problem is a diagnostic in the results.
     """
     store = Store(project.output) if use_cache and ARTEFACTS.enabled and lang is None else None
     if store and DIGESTS.enabled:
         load_digests(DIGESTS.folder(project.output))
-    games = [_Game(pack, project, options, store, only=only, lang=lang) for pack in packs]
+    games = [_Game(pack, project, options, store, only=only, lang=lang, checked=checked) for pack in packs]
     totals = {game.slug: game for game in games}
 
     def count(slug: str) -> int:
@@ -172,6 +175,7 @@ class _Game:
     locks: ExitStack | None = None  # where the game's output lock is held (see claim)
     lang: str | None = None  # a translation's language: built into output/<slug>/<lang>/
     inputs: str = ""  # the digest of the inputs the keys were made from (see inputs_unchanged)
+    checked: Checked | None = None  # told the diagnostics once they are known (see build_games)
 
     @property
     def target(self) -> Path:
@@ -210,6 +214,7 @@ class _Game:
             self.store.touch(self.slug, _CHECKS, self.keys[_CHECKS])
             diagnostics, loaded, self.total, pack_settings = checked.notes
             self.diagnostics = self.settled(pack_settings, diagnostics)
+            self.tell()
             if not loaded or (has_errors(self.diagnostics) and not force):  # not built: no output needed
                 self.result = BuildResult(self.slug, [], self.diagnostics, loaded=loaded)
                 return False
@@ -233,6 +238,7 @@ class _Game:
         if self.store is not None and kept:
             self.store.put(self.slug, _CHECKS, self.keys[_CHECKS], None, entry)
         self.diagnostics = self.settled(pack_settings, list(compiled.diagnostics))
+        self.tell()
         if not loaded or (has_errors(self.diagnostics) and not force):
             self.result = BuildResult(self.slug, [], self.diagnostics, loaded=loaded)
             return False
@@ -244,6 +250,10 @@ class _Game:
         if self.missing and not self.claim():
             return False
         return bool(self.missing)
+
+    def tell(self) -> None:
+        if self.checked is not None:
+            self.checked(self.slug, list(self.diagnostics))
 
     def caches(self) -> tuple[Path, Path] | None:
         """(the output folder, the layouts folder) for the deck page cache and the rules

@@ -5,9 +5,9 @@ It watches ``cards/`` and ``layouts/`` with the watcher ``serve`` uses too
 of ``cards/<slug>/`` or ``layouts/<slug>.yaml`` touches its game; any other file under
 ``layouts/`` every game),
 and those games go through the incremental build (:func:`cardforge.incremental.build_games`),
-so only the outputs whose inputs changed are drawn, by worker processes kept warm from one
-rebuild to the next. Each rebuild prints what it wrote, its errors and warnings, and how
-long it took.
+so only the outputs whose inputs changed are drawn. Each rebuild prints a game's errors and
+warnings as soon as the game is checked, then what it wrote and how long it took; its
+outputs are drawn by worker processes kept warm from one rebuild to the next.
 """
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from rich.console import Console
 
 from cardforge.build import BuildOptions, BuildResult, Project, artefacts, BuildSettings
 from cardforge.cache.registry import give_back
-from cardforge.util.diagnostics import Severity, display_path
+from cardforge.util.diagnostics import Diagnostic, Severity, display_path
 from cardforge.incremental import build_games
 from cardforge.workers import kept_pool
 from cardforge.util.report import print_diagnostics, summary
@@ -33,7 +33,8 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
     """Build the games ``slugs`` of ``project`` (every game when None), then rebuild the games
     each save touches, until ``stop`` is set (or the process is interrupted).
 
-    A rebuild's outputs are drawn (with ``jobs`` of two or more) by worker processes kept
+    A game's errors and warnings are printed as soon as it is checked, before anything is
+    drawn; the outputs follow, drawn (with ``jobs`` of two or more) by worker processes kept
     from one rebuild to the next (:func:`cardforge.workers.kept_pool`).
     ``built`` is called with the results of every build, the first one included. Output
     and diagnostics go to ``console`` (standard error by default).
@@ -44,19 +45,31 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
     def run(names: list[str] | None, deck_first: bool = False) -> None:
         packs, problems = project.packs(names)
         started = time.perf_counter()
+        said: set[str] = set()
+        shown: set[Diagnostic] = set()
+
+        def checked(slug: str, diagnostics: list[Diagnostic]) -> None:  # told once a game's checks are done
+            if slug in said:
+                return
+            said.add(slug)
+            print_diagnostics(console, [d for d in diagnostics if d.severity is not Severity.INFO and d not in shown])
+            shown.update(diagnostics)
+            console.print(f"checked {slug}: {summary(diagnostics) if diagnostics else 'no problems found'} "
+                          f"({time.perf_counter() - started:.2f} s)", highlight=False)
+
         first: list[BuildResult] = []
         if deck_first and packs:  # the deck the designer is looking at, in place before the rest is drawn
-            first = build_games(project, packs, options, jobs=1, deck_jobs=jobs, only=("deck.pdf",))
+            first = build_games(project, packs, options, jobs=1, deck_jobs=jobs, only=("deck.pdf",), checked=checked)
             for result in first:
                 if "deck.pdf" in result.rendered and result.written:
                     console.print(f"[green]updated[/] {display_path(result.written[0])} "
                                   f"({time.perf_counter() - started:.2f} s)", highlight=False)
-        results = build_games(project, packs, options, jobs=jobs, pool=pool) if packs else []
+        results = build_games(project, packs, options, jobs=jobs, pool=pool, checked=checked) if packs else []
         if first:
             names = [name for name, _ in artefacts(options.resolve() if isinstance(options, BuildSettings) else options)]
             results = [_merged(a, b, names) for a, b in zip(first, results)]
         seconds = time.perf_counter() - started
-        _report(console, results, problems, seconds)
+        _report(console, results, problems, seconds, shown)
         if built:
             built(results)
 
@@ -79,16 +92,20 @@ def _merged(deck: BuildResult, rest: BuildResult, names: list[str]) -> BuildResu
     return replace(rest, rendered=[n for n in names if n in drawn], reused=[n for n in rest.reused if n not in drawn])
 
 
-def _report(console: Console, results: list[BuildResult], problems: list, seconds: float) -> None:
-    shown = list(problems)
+def _report(console: Console, results: list[BuildResult], problems: list, seconds: float,
+            shown: set[Diagnostic] = frozenset()) -> None:
+    """What each game's build did, the errors and warnings not printed yet (``shown``: those
+    printed when the games were checked), and the summary of them all."""
+    every = list(problems)
     for result in results:
-        shown += result.diagnostics
+        every += result.diagnostics
         if not result.written:
-            console.print(f"[red]not built[/] {result.slug}: fix the errors below", highlight=False)
+            where = "above" if all(d in shown for d in result.diagnostics if d.severity is Severity.ERROR) else "below"
+            console.print(f"[red]not built[/] {result.slug}: fix the errors {where}", highlight=False)
         elif result.rendered:
             names = ", ".join(result.rendered)
             console.print(f"[green]built[/] {result.slug}: {names}", highlight=False)
         else:
             console.print(f"[dim]unchanged[/] {result.slug}", highlight=False)
-    print_diagnostics(console, [d for d in shown if d.severity is not Severity.INFO])
-    console.print(f"{summary(shown) if shown else 'no problems found'} ({seconds:.2f} s)", highlight=False)
+    print_diagnostics(console, [d for d in every if d.severity is not Severity.INFO and d not in shown])
+    console.print(f"{summary(every) if every else 'no problems found'} ({seconds:.2f} s)", highlight=False)

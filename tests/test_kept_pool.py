@@ -1,6 +1,7 @@
-"""Workers kept from one build to the next (``cardforge watch``): the same workers serve the
-next build and write a clean build's bytes, a forked worker never keeps a game locked, and
-Ctrl+C ends a watcher and its idle workers without a traceback."""
+"""Workers kept from one build to the next (``cardforge watch``), and what a build tells
+before it draws: the same workers serve the next build and write a clean build's bytes, a
+forked worker never keeps a game locked, a game's diagnostics are told before any of its
+outputs is drawn, and Ctrl+C ends a watcher and its idle workers without a traceback."""
 from __future__ import annotations
 
 import multiprocessing
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from cardforge import workers
+from cardforge import incremental, workers
 from cardforge.build import Project
 from cardforge.incremental import build_games
 from cardforge.staging import OutputError, build_lock
@@ -107,6 +108,29 @@ def test_a_process_forked_while_a_build_holds_its_games_lock_does_not_keep_it_lo
         child.join()
 
 
+def test_a_games_diagnostics_are_told_before_any_of_its_outputs_is_drawn(tmp_path, monkeypatch):
+    project = mini(tmp_path / "p")
+    edit(project, "Gain 1 mana", "Gain 1 manna")  # a word the glossary does not know: a finding
+    events: list[tuple] = []
+    render = incremental._render
+
+    def drawing(compiled, name, *args, **kw):
+        events.append(("drawn", name))
+        return render(compiled, name, *args, **kw)
+    monkeypatch.setattr(incremental, "_render", drawing)
+
+    def checked(slug: str, diagnostics: list) -> None:
+        events.append(("checked", slug, tuple(diagnostics)))
+    for _ in range(2):  # compiled, then read from the cache
+        events.clear()
+        [result] = build_games(project, project.packs(None)[0], checked=checked)
+        told = [e for e in events if e[0] == "checked"]
+        assert len(told) == 1 and events[0] == told[0]
+        diagnostics = told[0][2]
+        assert diagnostics and list(diagnostics) == result.diagnostics[:len(diagnostics)]
+    assert events == [told[0]]  # the second build drew nothing
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT are POSIX")
 def test_ctrl_c_ends_a_watcher_and_its_kept_workers_without_a_traceback(tmp_path):
     root = tmp_path / "p"
@@ -126,5 +150,5 @@ def test_ctrl_c_ends_a_watcher_and_its_kept_workers_without_a_traceback(tmp_path
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
     said = log.read_text()
-    assert "built mini" in said and "Traceback" not in said and "KeyboardInterrupt" not in said.replace(
+    assert "checked mini" in said and "Traceback" not in said and "KeyboardInterrupt" not in said.replace(
         "KeyboardInterrupt caught, stopping watch", "")

@@ -56,6 +56,10 @@ def test_a_saved_card_rebuilds_its_game(tmp_path):
         assert (root / "output" / "mini" / name).read_bytes() == (clean_root / "output" / "mini" / name).read_bytes()
     text = said.getvalue()
     assert "built mini: deck.pdf" in text and "watching" in text
+    first_build, rebuilds = text.split("watching", 1)
+    for part in (first_build, rebuilds):  # a game's diagnostics are printed once it is checked, before its outputs
+        assert part.index("checked mini:") < part.index("built mini")
+    assert rebuilds.index("checked mini:") < rebuilds.index("updated")  # before the deck put in place first
 
 
 def test_watch_and_serve_share_one_watcher_and_one_filter():

@@ -164,7 +164,7 @@ def watch(
 ) -> None:
     """Build the game packs, then rebuild each game a save to cards/ or layouts/ changes, until Ctrl+C.
 
-    Every rebuild is incremental (only outputs whose inputs changed are drawn, see `cardforge build`) and prints what it built, its errors and warnings, and the time it took. It takes the options of `cardforge build` and writes what `cardforge build` with them writes.
+    Every rebuild is incremental (only outputs whose inputs changed are drawn, see `cardforge build`). It prints a game's errors and warnings as soon as the game is checked, before drawing, then what it built and the time it took. It takes the options of `cardforge build` and writes what `cardforge build` with them writes.
     """
     from cardforge.util.processes import default_jobs
     from cardforge.watch import watch as run_watch
