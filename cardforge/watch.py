@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import replace
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from rich.console import Console
 
@@ -93,7 +93,7 @@ def _merged(deck: BuildResult, rest: BuildResult, names: list[str]) -> BuildResu
 
 
 def _report(console: Console, results: list[BuildResult], problems: list, seconds: float,
-            shown: set[Diagnostic] = frozenset()) -> None:
+            shown: Collection[Diagnostic] = ()) -> None:
     """What each game's build did, the errors and warnings not printed yet (``shown``: those
     printed when the games were checked), and the summary of them all."""
     every = list(problems)
