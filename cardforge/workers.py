@@ -5,7 +5,7 @@ workers (forked; spawned when another thread runs beside the build, as in a prog
 serves pages: see :func:`cardforge.util.processes.fork_safe`), or for one job a stand-in that runs each task
 at once in this process, with a queue that carries deck progress (``(slug, cards drawn)``)
 back from the workers. The low-level helpers every worker uses (:func:`default_jobs`,
-:func:`die_with_parent`, :func:`pool_context`) are in :mod:`cardforge.util.processes`.
+:func:`worker_started`, :func:`pool_context`) are in :mod:`cardforge.util.processes`.
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardforge.util.processes import die_with_parent, pace_collector, pool_context, quiet_on_interrupt
+from cardforge.util.processes import pool_context, worker_started
 
 if TYPE_CHECKING:
     from concurrent.futures import Future
@@ -203,9 +203,7 @@ def import_compiler() -> None:
 def _worker(queue, parent: int) -> None:
     global progress_queue
     progress_queue = queue
-    die_with_parent(parent)
-    quiet_on_interrupt()
-    pace_collector()  # a spawned worker starts at Python's pace
+    worker_started(parent)
 
 
 SOURCE_SUFFIXES = {".yaml", ".yml", ".csv", ".tsv", ".xlsx", ".ods", ".md"}  # what a compile reads (a catalog only with --lang)

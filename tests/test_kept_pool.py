@@ -132,6 +132,35 @@ def test_a_games_diagnostics_are_told_before_any_of_its_outputs_is_drawn(tmp_pat
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT are POSIX")
+def test_ctrl_c_ends_a_preview_server_and_its_idle_build_worker_without_a_traceback(tmp_path):
+    import socket
+
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURES / "project", root)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    log = tmp_path / "serve.log"
+    with open(log, "w") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "cardforge", "serve", "mini", "--port", str(port),
+                                 "--root", str(root)], cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120  # the build worker has built the game and waits for the next save
+        while not (root / "output" / "mini" / "reference.pdf").exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        time.sleep(1.0)
+        assert proc.poll() is None and (root / "output" / "mini" / "reference.pdf").exists(), log.read_text()
+        os.killpg(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    said = log.read_text()
+    assert "serving mini" in said and "Traceback" not in said, said
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="process groups and SIGINT are POSIX")
 def test_ctrl_c_ends_a_watcher_and_its_kept_workers_without_a_traceback(tmp_path):
     root = tmp_path / "p"
     shutil.copytree(FIXTURES / "project", root)

@@ -251,7 +251,7 @@ def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit
     it for ever. No pool beside another thread of this process (a program serving pages, a
     notebook): a fork is not safe there (:func:`cardforge.util.processes.fork_safe`), and
     the workers need this process's state, which only a fork gives them."""
-    from cardforge.util.processes import die_with_parent, fork_safe
+    from cardforge.util.processes import fork_safe, worker_started
 
     if jobs < 2 or len(missing) < 2 * jobs or not fork_safe():
         return None, lambda i: None
@@ -268,7 +268,7 @@ def _pool(game: Game, layouts: LayoutSet, options: DeckOptions, units: list[Unit
     _POOL_JOB = (game, layouts, options, units, stop)
     finished: deque = deque()  # runs the pool's thread has finished, appended as they finish
     before = set(multiprocessing.active_children())
-    executor = ProcessPoolExecutor(jobs - 1, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),))
+    executor = ProcessPoolExecutor(jobs - 1, mp_context=context, initializer=worker_started, initargs=(os.getpid(),))
     try:  # the workers are forked at the first submit, with _POOL_JOB as it is now
         for chunk in chunks:
             executor.submit(_draw_chunk, chunk).add_done_callback(finished.append)

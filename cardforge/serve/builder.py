@@ -18,7 +18,7 @@ from pathlib import Path
 
 from cardforge.build import BuildOptions, Project
 from cardforge.util.diagnostics import Diagnostic
-from cardforge.util.processes import pace_collector
+from cardforge.util.processes import worker_started
 
 # builds one worker process runs before a fresh one takes over: what a long session's builds
 # leave in the worker's memos and allocator is returned to the system (see tools/serve_memory.py)
@@ -40,10 +40,11 @@ def build_pack(root: str, slug: str, options: BuildOptions) -> tuple[list[str], 
     return [p.name for p in result.written], result.diagnostics
 
 
-def _lower_priority() -> None:
-    """The worker process yields the processor to the server's check-and-draw thread (and
-    collects its garbage at a cardforge command's pace)."""
-    pace_collector()
+def _lower_priority(parent: int) -> None:
+    """The worker process yields the processor to the server's check-and-draw thread, after
+    setting itself up as every worker does (it ends with the server ``parent``, quietly on
+    Ctrl+C: :func:`cardforge.util.processes.worker_started`)."""
+    worker_started(parent)
     try:
         os.nice(10)
     except (AttributeError, OSError):  # not on POSIX
@@ -78,7 +79,8 @@ class Builder:
         for fresh in (False, True):  # a worker that died between builds broke the pool: start a new one
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_lower_priority, max_tasks_per_child=BUILDS_PER_WORKER)
+                                                 initializer=_lower_priority, initargs=(os.getpid(),),
+                                                 max_tasks_per_child=BUILDS_PER_WORKER)
             try:
                 future = self._pool.submit(build_pack, str(self.root), slug, self.options)
                 break

@@ -25,7 +25,7 @@ def pace_collector() -> None:
     generations' ratios kept (a pace already slower is left alone).
 
     Called once by every cardforge command (:func:`cardforge.cli.guard.guarded`) and every
-    worker it starts (a forked worker inherits the pace, a spawned one calls it). Drawing
+    worker it starts (:func:`worker_started`). Drawing
     and compiling allocate millions of short-lived objects, few of them in cycles, while
     the objects they keep (a deck's pages, a game's cards) make each older collection
     longer: in ``tools/bench.py``'s deck of 1,000 distinct cards the collector took 0.13 s
@@ -57,11 +57,22 @@ def die_with_parent(parent: int | None = None) -> None:
 def quiet_on_interrupt() -> None:
     """In a worker: Ctrl+C (SIGINT, which reaches the whole process group) ends it at once,
     without a traceback; the process that started it reports the interruption. A worker
-    kept between builds (:func:`cardforge.workers.kept_pool`) waits idle for its next task,
-    where an interruption would otherwise print the queue's traceback."""
+    kept between builds (:func:`cardforge.workers.kept_pool`, serve's build worker) waits
+    idle for its next task, where an interruption would otherwise print the queue's traceback."""
     import signal
 
     signal.signal(signal.SIGINT, lambda signum, frame: os._exit(128 + signum))
+
+
+def worker_started(parent: int | None = None) -> None:
+    """What every worker process cardforge starts does first (its pool's initializer: the
+    build's pool, the deck's sheet workers, serve's build worker): it ends with ``parent``,
+    the process that started it (:func:`die_with_parent`), ends quietly on Ctrl+C
+    (:func:`quiet_on_interrupt`) and collects garbage at cardforge's pace
+    (:func:`pace_collector`: a forked worker inherits it, a spawned one starts at Python's)."""
+    die_with_parent(parent)
+    quiet_on_interrupt()
+    pace_collector()
 
 
 def fork_safe() -> bool:
