@@ -242,10 +242,15 @@ def project_copy() -> Path:
 
 def edit_one_card(root: Path, round_no: int) -> None:
     """Change one card's printed text in Through The Gate (a word added to its first text block)."""
-    path = root / "cards" / DECK_PACK / "deck.yaml"
+    append_word(root / "cards" / DECK_PACK / "deck.yaml", str(round_no))
+
+
+def append_word(path: Path, word: str) -> None:
+    """Append ``word`` to the first line of the first ``text: |-`` block of the card file
+    ``path``, saved in place as an editor saves (one card's printed text changed)."""
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     first = next(i for i, line in enumerate(lines) if line.rstrip().endswith("text: |-"))
-    lines[first + 1] = lines[first + 1].rstrip("\n") + f" {round_no}\n"
+    lines[first + 1] = lines[first + 1].rstrip("\n") + f" {word}\n"
     path.write_text("".join(lines), encoding="utf-8")
 
 

@@ -49,14 +49,6 @@ def card_file(pack: Path) -> Path:
                 and "text: |-" in p.read_text(encoding="utf-8"))
 
 
-def edit(path: Path, n: int) -> None:
-    """Append a word to the first text block of ``path`` (saved as an editor would: in place)."""
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    first = next(i for i, line in enumerate(lines) if line.rstrip().endswith("text: |-"))
-    lines[first + 1] = lines[first + 1].rstrip("\n") + f" {n}\n"
-    path.write_text("".join(lines), encoding="utf-8")
-
-
 def counts(log: Path, game: str) -> tuple[int, int]:
     """(lines saying ``game`` is checked, rebuild summary lines) the watcher has printed so far."""
     text = log.read_text(encoding="utf-8", errors="replace")
@@ -113,7 +105,7 @@ def main() -> None:
         time.sleep(1.0)  # the watcher is listening
         path = card_file(root / "cards" / args.game)
         for n in range(args.edits):
-            edit(path, n)
+            bench.append_word(path, str(n))
             seen = moments(log_path, args.game, deck)
             runs.append(seen)
             shown = (f"{k} {v:.2f} s" if v is not None else f"{k} -" for k, v in seen.items())
