@@ -85,3 +85,36 @@ def test_paragraphs_share_their_lines_only_while_their_pictures_are_the_same(tmp
     assert red_pixels != blue_pixels
     assert red_again.blPara is red.blPara, "the same markup and picture was broken into lines twice"
     assert blue.blPara is not red.blPara, "a picture of other content was drawn from lines kept for the first"
+
+
+def test_a_rebuild_in_the_same_process_parses_no_paragraph_again(tmp_path, monkeypatch):
+    """The icon pictures' files are named by their content in the user cache, so the second
+    reference.pdf's paragraphs hold the same markup as the first's: ``cardforge watch`` and
+    ``serve`` redraw a game without parsing its rules text again. With user caches off, each
+    document writes its pictures into a folder of its own, as before."""
+    from reportlab.platypus.paraparser import ParaParser
+
+    slug = "through-the-gate"
+    root = make_project(tmp_path, slug)
+    game = compile_game(root / "cards" / slug, Project(root)).game
+    monkeypatch.setattr(flowables, "_PARSED", Bounded(4096))
+    parsed = []
+    original = ParaParser.parse
+
+    def parse(self, text, style):
+        parsed.append(text)
+        return original(self, text, style)
+
+    monkeypatch.setattr(ParaParser, "parse", parse)
+    render_reference(game, tmp_path / "first.pdf")
+    first = list(parsed)
+    assert sum("<img" in text for text in first) > 20
+    parsed.clear()
+    render_reference(game, tmp_path / "again.pdf")
+    assert parsed == []
+    assert (tmp_path / "first.pdf").read_bytes() == (tmp_path / "again.pdf").read_bytes()
+
+    monkeypatch.setenv("CARDFORGE_NO_USER_CACHE", "1")
+    render_reference(game, tmp_path / "own-folder.pdf")
+    assert sum("<img" in text for text in parsed) > 20  # a folder of its own: its markup is new
+    assert (tmp_path / "own-folder.pdf").read_bytes() == (tmp_path / "first.pdf").read_bytes()

@@ -99,8 +99,10 @@ CHECK_RESULTS = Cache("check-results", "user", "check-results", "a template's so
               "after a one-card edit only that card's templates and text fits are worked out")
 ICON_FORMS = Cache("icon-forms", "user", "icon-form", "an SVG's text and colour, the deck's fonts, the "
                    "fingerprint", "4,000 newest entries", "a deck writes its icons without reading an SVG")
-ICON_PNGS = Cache("icon-pngs", "user", "icon-png", "an SVG's text (in its colour) and pixel size, the fingerprint",
-                  "4,000 newest entries", "a rules document prints its icons without importing cairosvg")
+ICON_PNGS = Cache("icon-pngs", "user", "icon-png", "an SVG's text (in its colour) and pixel size, the fingerprint; "
+                  "a picture's PNG file: its SHA-256",
+                  "4,000 newest entries (and 4,000 PNG files)", "a rules document prints its icons without importing "
+                  "cairosvg, and a rebuild in the same process (watch, serve) parses its paragraphs once")
 TYPE_SIZES = Cache("type-sizes", "user", "type-sizes", "the text laid out, how its icons print, the paper, the "
                    "fonts (a pack's by its file's SHA-256), the words cardforge adds, the fingerprint",
                    "4,000 newest entries",

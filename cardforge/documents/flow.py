@@ -4,7 +4,8 @@
 sheet can step its type down to fit. :func:`flowables` turns rendered rules Markdown into
 platypus flowables: headings (``##``, ``###``) that report to a table of contents,
 paragraphs, bullet and numbered lists, and tables. ``{icon}`` tokens become inline images
-of the icon's SVG, rasterised once per build into ``icon_dir``.
+of the icon's SVG, rasterised once (:func:`cardforge.render.icons.png_file` says where the
+picture's file is).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from cardforge.cache.registry import MARKDOWN
 from cardforge.util.markup import TOKEN
 from cardforge.model import Game
 from cardforge.render import fonts
-from cardforge.render.icons import rasterise
+from cardforge.render.icons import png_file, rasterise
 from cardforge.documents.readers import Paragraph, share
 from cardforge.documents.tables import TableModel, column_widths
 
@@ -69,8 +70,10 @@ class Styles:
 
 
 class IconImages:
-    """PNG files of the game's icons for inline use, written once into ``folder`` (and
-    decoded once per process, see :mod:`cardforge.documents.readers`)."""
+    """PNG files of the game's icons for inline use, one per picture, each named by its
+    content in the user cache, or written into ``folder`` when user caches are off (see
+    :func:`cardforge.render.icons.png_file`), and decoded once per process (see
+    :mod:`cardforge.documents.readers`)."""
 
     def __init__(self, game: Game, folder: Path):
         self.game = game
@@ -85,9 +88,8 @@ class IconImages:
         if icon.text is not None:
             return f"<b>{html.escape(icon.text)}</b>"
         if name not in self.files:
-            path = self.folder / f"{name}.png"
             png = rasterise(icon.svg, icon.color, 96)  # kept in the icon-pngs user cache
-            path.write_bytes(png)
+            path = png_file(png, self.folder)  # the same path in every build: paragraphs parsed once a process
             self.files[name] = path
             self.readers[name] = share(path, png)
         return f'<img src="{self.files[name]}" width="{size * 1.15:.2f}" height="{size * 1.15:.2f}" valign="{-size * 0.22:.2f}"/>'

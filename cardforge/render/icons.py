@@ -95,6 +95,33 @@ def rasterise(svg: Path, color: str, px: int = RASTER_PX) -> bytes:
         raise IconError(f"icon file {svg} cannot be drawn: {exc}", svg) from None
 
 
+def png_file(png: bytes, folder: Path) -> Path:
+    """A file holding the PNG bytes ``png``, named by their SHA-256: in the ``icon-pngs``
+    user cache, the same path in every build and process (so the rules documents' paragraphs
+    that name it are parsed and broken into lines once per process, a rebuild's too: see
+    :mod:`cardforge.documents.readers`), else, with user caches off or unwritable, in
+    ``folder``. Raises ``OSError`` when neither can be written."""
+    from cardforge.cache import write_atomic
+    from cardforge.cache.files import prune_newest
+    from cardforge.cache.kept import KEEP
+    from cardforge.cache.registry import ICON_PNGS
+
+    name = hashlib.sha256(png).hexdigest() + ".png"
+    if ICON_PNGS.enabled:
+        path = ICON_PNGS.folder() / name
+        try:
+            if not path.is_file() or path.stat().st_size != len(png):
+                write_atomic(path, png)
+                if name[:2] in ("00", "01", "02", "03"):  # now and then, as the cache's other entries
+                    prune_newest(path.parent, KEEP, pattern="*.png")
+            return path
+        except OSError:
+            pass
+    path = folder / name
+    path.write_bytes(png)
+    return path
+
+
 @ICON_DRAWINGS.function
 def _png(svg_text: str, px: int) -> bytes:
     """PNG bytes of an SVG document, ``px`` pixels square: kept by its content in the
