@@ -261,7 +261,7 @@ def _rules_sheet(compiled: Compiled, staging: Path, options: BuildOptions, progr
 
     if not source_path(compiled.game, "sheet").is_file():  # no sheet.md: nothing to write
         return compile_sheet(compiled.game)[1]
-    _, problems = compile_sheet(compiled.game, staging / "rules.pdf", options.deck.paper)
+    _, problems = compile_sheet(compiled.game, staging / "rules.pdf", options.deck.paper, reuse=True)
     if has_errors(problems):
         raise RenderError(problems)
     return problems

@@ -21,7 +21,7 @@ from reportlab.platypus.doctemplate import BaseDocTemplate
 from cardforge.build import Project, compile_game
 from cardforge.incremental import build_games
 from cardforge.cache import kept
-from cardforge.cache.registry import CARD_PICTURES, CONTENTS_PAGES, RULES_MEMO, TYPE_SIZES
+from cardforge.cache.registry import CARD_PICTURES, CONTENTS_PAGES, RULES_MEMO, RULES_SHEETS, TYPE_SIZES
 from cardforge.documents.memo import Memo
 from conftest import fresh_user_cache, make_project, shared_build
 
@@ -95,9 +95,10 @@ def _add_cards(pack: Path, count: int) -> None:
 
 
 def _remembering_nothing():
-    """Within this block builds read and keep no type size, no card picture and no contents
-    (the user caches of what earlier builds found): what a clean build lays out is its own search's."""
-    off = (TYPE_SIZES, CARD_PICTURES, CONTENTS_PAGES)
+    """Within this block builds read and keep no type size, no card picture, no contents and no
+    rules sheet (the user caches of what earlier builds found): what a clean build lays out is
+    its own search's."""
+    off = (TYPE_SIZES, CARD_PICTURES, CONTENTS_PAGES, RULES_SHEETS)
     return mock.patch.dict(os.environ, CARDFORGE_CACHE_OFF=",".join(cache.name for cache in off))
 
 
@@ -128,9 +129,9 @@ def built(tmp_path_factory, ttg_build):
         source = ttg_build.root if slug == "through-the-gate" else shared_build(tmp_path_factory, f"memo-{slug}",
                                                                                  make(slug))
         shutil.copytree(source, tmp, ignore=shutil.ignore_patterns(".made"))
-        # the helper sheet's type size in this process's user cache too: the shared build may
-        # be another worker's, made with another user cache (the same file, laid out again)
-        _build(tmp, slug, use_cache=False, only=("reference.pdf",))
+        # the helper sheet's type size and the rules sheet in this process's user cache too: the
+        # shared build may be another worker's, made with another user cache (the same files, laid out again)
+        _build(tmp, slug, use_cache=False, only=("reference.pdf", "rules.pdf"))
         return tmp
 
     return copy
@@ -191,12 +192,49 @@ def test_a_one_card_edit_lays_each_rules_document_out_once_and_matches_a_clean_b
     root = built(slug, tmp_path / "work")
     assert {p.name for p in _memo(root, slug).glob("*.json")} == {"rulebook-contents.json"}
 
+    sheet = _rendered_sheet(root, slug)
     _edit_card(root / "cards" / slug)
     passes = _passes(monkeypatch)
     again = _build(root, slug)
     assert set(RULES) <= set(again.rendered)
-    assert passes == Counter({name: 1 for name in RULES})  # no size search, no second pass
+    # no size search, no second pass; the rules sheet not laid out at all while it renders as before
+    laid_out = {"rules.pdf": 0 if _rendered_sheet(root, slug) == sheet else 1, "rulebook.pdf": 1, "reference.pdf": 1}
+    assert passes == +Counter(laid_out)
     _same_rules(root, _edited(root, slug, clean_edited, tmp_path), slug)
+
+
+def _rendered_sheet(root: Path, slug: str) -> str:
+    """The pack's sheet.md as the project's game renders it now."""
+    from cardforge.documents.source import render_source
+
+    return render_source(compile_game(root / "cards" / slug, Project(root)).game, "sheet")[0]
+
+
+@pytest.mark.parametrize("edit", ["icon picture", "tagline"])
+def test_a_kept_rules_sheet_is_laid_out_again_when_what_it_prints_besides_the_cards_changes(tmp_path, monkeypatch,
+                                                                                          built, edit):
+    """The rules sheet kept whole (the rules-sheets user cache) is keyed on more than its
+    rendered text: an icon's SVG redrawn under the same name, or game.yaml's tagline (the
+    title panel), lays it out again, and the result is a clean build's."""
+    slug = "through-the-gate"
+    root = built(slug, tmp_path / "work")
+    before = (root / "output" / slug / "rules.pdf").read_bytes()
+    pack = root / "cards" / slug
+    if edit == "icon picture":
+        svg = pack / "icons" / "companion.svg"  # printed in sheet.md
+        svg.write_text(svg.read_text(encoding="utf-8").replace("</svg>", '<rect width="100%" height="40%"/></svg>'),
+                       encoding="utf-8")
+    else:
+        game = pack / "game.yaml"
+        game.write_text(game.read_text(encoding="utf-8").replace("tagline: A game of", "tagline: A card game of", 1),
+                        encoding="utf-8")
+    passes = _passes(monkeypatch)
+    _build(root, slug, only=("rules.pdf",))
+    assert passes["rules.pdf"] == 1
+    after = (root / "output" / slug / "rules.pdf").read_bytes()
+    assert after != before
+    clean = _clean(tmp_path / "clean", root, slug)
+    assert after == (clean / "output" / slug / "rules.pdf").read_bytes()
 
 
 def test_cards_added_move_the_index_and_the_output_is_still_a_clean_build(tmp_path, monkeypatch, built):

@@ -194,7 +194,8 @@ def cardforge(root: Path, *args: str, off: str = "", user_cache: Path | None = N
 # ReportLab adapter (cardforge.render.backend) and the rules documents' Markdown parsed
 GAINS = {"artefacts": "unchanged", "file-digests": "unchanged", "deck-pages": "one_card",
          "rules-memo": "one_card", "icon-forms": "one_card", "icon-pngs": "one_card", "type-sizes": "cold",
-         "card-pictures": "cold", "contents-pages": "cold", "template-code": "check_one_card",
+         "card-pictures": "cold", "rules-sheets": "one_card", "contents-pages": "cold",
+         "template-code": "check_one_card",
          "font-metrics": "check_one_card", "yaml": "check_one_card", "builtin-schemas": "check_one_card",
          "schema-verdicts": "check_one_card", "check-results": "check_one_card", "paragraphs": "cold",
          "line-breaks": "cold", "markdown": "cold"}

@@ -113,6 +113,11 @@ CARD_PICTURES = Cache("card-pictures", "user", "card-pictures", "a card's fields
                       "its layouts), the picture's size and encoding, the fingerprint", "4,000 newest entries",
                       "rulebook.html draws only the pictures no build has drawn: after a one-card edit only that "
                       "card's, and none with --no-cache or in another project of the same pack")
+RULES_SHEETS = Cache("rules-sheets", "user", "rules-sheets", "sheet.md as rendered and everything else the sheet "
+                     "reads but the cards (game.yaml, the card types, the icons and their SVG files, the pack's fonts, "
+                     "the language, whether a printed value is designed), the paper, the fingerprint",
+                     "100 newest sheets", "rules.pdf is not laid out again when a card edit leaves the rendered "
+                     "sheet as it was: after a one-card edit, with --no-cache and in another project")
 CONTENTS_PAGES = Cache("contents-pages", "user", "contents-pages", "the paper, the rulebook's text, its headings, its "
                        "cards' fields, the fingerprint", "4,000 newest entries",
                        "rulebook.pdf is laid out once, with the contents a build of the same book found (checked "
@@ -123,7 +128,8 @@ TEMPLATES = Cache("template-code", "user", "templates", "a template's source, th
                   "the fingerprint", "4,000 newest templates", "a template is not compiled again by a new process")
 
 CACHES: tuple[Cache, ...] = (ARTEFACTS, DIGESTS, DECK_PAGES, RULES_MEMO, PRINTED, EXPORTS_MADE, PREVIEWS, YAML, SCHEMAS, VERDICTS, CHECK_RESULTS,
-                             ICON_FORMS, ICON_PNGS, TYPE_SIZES, CARD_PICTURES, CONTENTS_PAGES, METRICS, TEMPLATES)
+                             ICON_FORMS, ICON_PNGS, TYPE_SIZES, RULES_SHEETS, CARD_PICTURES, CONTENTS_PAGES, METRICS,
+                             TEMPLATES)
 
 
 # In-memory memos of one process (see cardforge.cache.memo): each bounded, all cleared by clear().

@@ -44,6 +44,7 @@ from cardforge.cache import write_atomic
 from cardforge.cache.files import sweep_crashed
 
 KEEP = 4  # answers kept per kind: the current inputs' and a few to undo to
+SHEETS_KEPT = 100  # rules sheets in the user cache (about 130 kB each)
 
 
 class Memo:
@@ -125,3 +126,45 @@ def keep_answer(key: str, answer: float | dict) -> None:
     from cardforge.cache.registry import TYPE_SIZES
 
     kept.put(TYPE_SIZES, key, answer)
+
+
+def sheet_key(game, markdown: str, paper: str, shown_as: str) -> str:
+    """The key of a rules sheet (rules.pdf) kept whole in the
+    :data:`~cardforge.cache.registry.RULES_SHEETS` user cache: everything its layout reads but
+    the cards, which it reads only through ``markdown`` (sheet.md rendered over the game's
+    data) and whether any printed value is designed. That is the paper, game.yaml's data, the
+    card types, each icon with its SVG file's bytes, the pack's fonts (by their files'
+    SHA-256), the language with its words, the source of sheet.md, and ``shown_as`` (how
+    its diagnostics name sheet.md); the fingerprint, through :func:`cardforge.cache.kept.key`.
+    Raises ``OSError`` when an icon's SVG file cannot be read."""
+    from cardforge.cache import kept
+    from cardforge.documents.playertext import has_designed
+
+    icons = []
+    for name, icon in game.icons.items():
+        icons.append(repr(icon))
+        icons.append(hashlib.sha256(icon.svg.read_bytes()).hexdigest() if icon.svg is not None else "")
+    parts = [game.slug, repr(game.data), repr(game.card_types), repr(sorted(game.fonts.items())), repr(game.language),
+             repr(sorted(game.rules_text.items())), repr(sorted(game.fixed_words.items())),
+             repr(sorted(game.field_titles.items())), repr(sorted(game.layout_text.items())), repr(has_designed(game))]
+    return kept.key("rules-sheet", markdown, paper, shown_as, *icons, *parts)
+
+
+def kept_sheet(key: str) -> tuple[bytes, dict, list] | None:
+    """The rules sheet kept under ``key`` (:func:`sheet_key`): (its PDF's bytes, what its
+    fit found: type size, cells, the tables it moved, its notes), or None."""
+    from cardforge.cache import kept
+    from cardforge.cache.registry import RULES_SHEETS
+
+    found = kept.get(RULES_SHEETS, key)
+    if isinstance(found, tuple) and len(found) == 3 and isinstance(found[0], bytes) and isinstance(found[1], dict):
+        return found
+    return None
+
+
+def keep_sheet(key: str, pdf: bytes, fit: dict, notes: list) -> None:
+    """Keep a rules sheet that fits, with no error, under ``key`` (see :func:`kept_sheet`)."""
+    from cardforge.cache import kept
+    from cardforge.cache.registry import RULES_SHEETS
+
+    kept.put(RULES_SHEETS, key, (pdf, fit, notes), keep=SHEETS_KEPT)

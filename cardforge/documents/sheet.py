@@ -25,14 +25,15 @@ from reportlab.lib import colors
 from reportlab.platypus import BaseDocTemplate, Frame, FrameBreak, PageTemplate, Spacer
 
 from cardforge.util.diagnostics import (RULES_OVERFLOW, RULES_SHEET_FIT, RULES_TABLE_TOO_WIDE, RULES_UNDERFILL,
-                                        Diagnostic, diag)
+                                        Diagnostic, diag, has_errors)
 from cardforge.sources.load import display_path
 from cardforge.model import Game
 from cardforge.render import fonts
 from cardforge.render.sheet import PAPER_MM
 from cardforge.documents.compose import NOTE_FLOOR, SIZES, SPARE_KINDS, Plan, compose
 from cardforge.documents.flow import RULES_FACES, IconImages, Styles
-from cardforge.documents.memo import keep_answer, kept_answer, size_key
+from cardforge.cache.registry import RULES_SHEETS
+from cardforge.documents.memo import keep_answer, keep_sheet, kept_answer, kept_sheet, sheet_key, size_key
 from cardforge.documents.sheetunits import Measure
 from cardforge.documents.fold import CELL, READING_ORDER, ROWS, SHEET, cell_origin
 from cardforge.documents.playertext import DESIGNED_NOTE, RULING_NOTE, cites, cover_facts, has_designed
@@ -290,11 +291,14 @@ def render_sheet(game: Game, out: Path, paper: str = "letter") -> SheetFit:
 
 
 @fonts.in_rules_font  # a pack font with `rules: true` prints these pages
-def compile_sheet(game: Game, out: Path | None = None,
-                  paper: str = "letter") -> tuple[SheetFit | None, list[Diagnostic]]:
+def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
+                  reuse: bool = False) -> tuple[SheetFit | None, list[Diagnostic]]:
     """Compose the game's sheet.md and, given ``out``, write rules.pdf there. The type size
     found for the same text, spare panels, icons and fonts by an earlier build is read back
-    from the user cache instead of searched for (the same sheet: :func:`_plan`).
+    from the user cache instead of searched for (the same sheet: :func:`_plan`). With
+    ``reuse``, a sheet an earlier build wrote from the same rendered sheet.md and everything
+    else it reads (:func:`~cardforge.documents.memo.sheet_key`) is written again as it was,
+    with its notes, and not laid out: its fit then has no ``plan``.
 
     Diagnostics: ``rules-overflow`` when it does not fit at 7.5 pt with its reference tables
     moved (naming the section, or the spare panel, that does not fit), ``rules-table-too-wide``
@@ -307,6 +311,27 @@ def compile_sheet(game: Game, out: Path | None = None,
     if markdown is None:
         return None, problems
     where = dict(file=display_path(source_path(game, "sheet")), line=1)
+    key = None
+    if reuse and out is not None and RULES_SHEETS.enabled:
+        try:
+            key = sheet_key(game, markdown, paper, where["file"])
+        except OSError:  # an icon file that cannot be read: reported by the layout
+            key = None
+        kept = kept_sheet(key) if key else None
+        if kept is not None:
+            Path(out).write_bytes(kept[0])
+            return SheetFit(**kept[1]), problems + kept[2]
+    fit, notes = _compiled(game, markdown, out, paper, where)
+    if key and fit is not None and fit.fits and not has_errors(notes) and Path(out).is_file():
+        keep_sheet(key, Path(out).read_bytes(), dict(size=fit.size, cells=fit.cells, fits=True, moved=fit.moved), notes)
+    return fit, problems + notes
+
+
+def _compiled(game: Game, markdown: str, out: Path | None, paper: str,
+              where: dict) -> tuple[SheetFit | None, list[Diagnostic]]:
+    """What :func:`compile_sheet` finds and writes for the rendered ``markdown``: the fit and
+    the diagnostics of the layout (``where``: the file and line they name)."""
+    problems: list[Diagnostic] = []
     with tempfile.TemporaryDirectory() as tmp:
         try:
             made: dict = {}  # blocks made at each size, for the versions of the text tried next
