@@ -135,3 +135,28 @@ def test_flags_show_no_value_in_help():
     rows = {line.split()[1]: line for line in result.output.splitlines() if line.startswith("│ --")}
     assert "<bool>" not in rows["--force"] and "<bool>" not in rows["--no-cache"]
     assert "<int" in rows["--jobs"]
+
+
+def test_a_command_builds_only_itself_and_a_group_only_its_own_commands(project, monkeypatch):
+    """Typer reads every command's signature before it runs one: the command line's own
+    command (or command group) is the only one built, also beside command groups."""
+    built = []
+    original = typer.main.get_command_from_info
+
+    def get_command_from_info(command_info, *args, **kwargs):
+        built.append(command_info.name or typer.main.get_command_name(command_info.callback.__name__))
+        return original(command_info, *args, **kwargs)
+
+    monkeypatch.setattr(typer.main, "get_command_from_info", get_command_from_info)
+    monkeypatch.chdir(project)
+    for line, expected in ((["check", "--root", str(project)], ["check"]),
+                           (["cache", "info", "--root", str(project)], ["info", "clear"])):
+        built.clear()
+        with pytest.raises(SystemExit) as stopped:
+            app(line)
+        assert stopped.value.code == 0, line
+        assert built == expected, line
+    built.clear()
+    with pytest.raises(SystemExit):
+        app(["--help"])
+    assert {"build", "check", "watch", "serve"} <= set(built)  # help lists every command

@@ -2,9 +2,9 @@
 are converted without importing pydantic.
 
 Typer builds every command of an application (reading each function's signature and
-annotations) before it runs one; :class:`LeanTyper` builds only the command named on the
-command line (every command when the line names none, asks for help, or names one that
-does not exist, so help and "no such command" read as usual).
+annotations) before it runs one; :class:`LeanTyper` builds only the command or command
+group named on the command line (every command when the line names none, asks for help,
+or names one that does not exist, so help and "no such command" read as usual).
 
 Recent Typer releases convert every parameter value through a pydantic ``TypeAdapter``,
 and importing pydantic costs about a fifth of a second: more than an unchanged
@@ -55,14 +55,15 @@ class LeanTyper(typer.Typer):
         line = sys.argv[1:] if line is None else list(line)
         named = [info for info in self.registered_commands
                  if line and (info.name or typer.main.get_command_name(info.callback.__name__)) == line[0]]
-        if not named or self.registered_groups:
+        groups = [info for info in self.registered_groups if line and info.name == line[0]]
+        if not named and not groups:
             return super().__call__(*args, **kwargs)
-        every = self.registered_commands
-        self.registered_commands = named
+        every, every_group = self.registered_commands, self.registered_groups
+        self.registered_commands, self.registered_groups = named, groups  # a command, or a group (cache ...)
         try:
             return super().__call__(*args, **kwargs)
         finally:
-            self.registered_commands = every
+            self.registered_commands, self.registered_groups = every, every_group
 
 
 class LeanCommand(typer.core.TyperCommand):
