@@ -41,6 +41,27 @@ def test_an_internal_error_is_one_line_a_log_file_and_exit_2(tmp_path, monkeypat
     assert "Traceback (most recent call last)" in logged and "RuntimeError: a bug in cardforge" in logged
 
 
+def test_output_piped_to_a_reader_that_stops_early_ends_quietly(tmp_path):
+    """``cardforge cache info | head -1``: the reader closes the pipe before the table is
+    written. That is no bug of cardforge's: no internal-error line and no log, exit 141 (as
+    a command stopped by SIGPIPE)."""
+    import subprocess
+    import sys
+
+    root = mini(tmp_path)
+    read, write = os.pipe()
+    os.close(read)  # the reader has gone before the first line
+    try:
+        proc = subprocess.run([sys.executable, "-m", "cardforge", "cache", "info", "--root", str(root)], cwd=REPO,
+                              stdout=write, stderr=subprocess.PIPE, text=True, timeout=120,
+                              env={**os.environ, "XDG_STATE_HOME": str(tmp_path / "state")})
+    finally:
+        os.close(write)
+    assert proc.returncode == 141, proc.stderr
+    assert proc.stderr == ""
+    assert not list((tmp_path / "state").glob("**/internal-error-*.log"))
+
+
 def test_yaml_merge_keys_are_accepted_and_may_be_overridden(tmp_path):
     root = mini(tmp_path)
     cards = root / "cards/mini/cards.yaml"

@@ -5,7 +5,8 @@ garbage collector to cardforge's pace: :func:`cardforge.util.processes.pace_coll
 Bad input never gets here (it is a located diagnostic long before); what does is a bug in
 cardforge. The user sees one diagnostic asking them to report it, the full traceback goes
 to a log file (``$XDG_STATE_HOME/cardforge/`` or the temporary folder), and the command
-exits 2.
+exits 2. Output piped to a reader that stops early (``| head``) is not a bug: the command
+ends quietly with exit code 141, as one stopped by ``SIGPIPE``.
 """
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ def _ends_on_purpose() -> tuple[type[BaseException], ...]:
     return _PASS_THROUGH + (click.exceptions.Exit, click.exceptions.Abort, click.ClickException)
 
 EXIT_INTERNAL = 2
+EXIT_PIPE_CLOSED = 141  # what a shell reports for a command stopped by SIGPIPE (128 + 13), as git exits
 REPORTING = 'the README\'s "Reporting a bug" section'  # what to send, and where
 
 
@@ -74,6 +76,17 @@ def report_internal_error(exc: BaseException) -> Path | None:
     return log
 
 
+def quiet_stdout() -> None:
+    """Point standard output at the null device, so that nothing more written to it (the
+    flush as Python exits included) fails: what is left when its reader has gone."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (a test's captured stream)
+        pass
+
+
 def guarded(func):
     """Wrap a command so that an unexpected exception is reported and exits 2 (see module doc)."""
 
@@ -82,6 +95,9 @@ def guarded(func):
         pace_collector()
         try:
             return func(*args, **kwargs)
+        except BrokenPipeError:  # stdout read no further (``cardforge cache info | head -3``): not a bug
+            quiet_stdout()
+            raise typer.Exit(EXIT_PIPE_CLOSED) from None
         except Exception as exc:  # noqa: BLE001 - the point of this function
             if isinstance(exc, _ends_on_purpose()):
                 raise
