@@ -23,7 +23,7 @@ from cardforge.incremental import build_games
 from cardforge.cache import kept
 from cardforge.cache.registry import CARD_PICTURES, CONTENTS_PAGES, RULES_MEMO, RULES_SHEETS, TYPE_SIZES
 from cardforge.documents.memo import Memo
-from conftest import fresh_user_cache, make_project, shared_build
+from conftest import edit, fresh_user_cache, make_project, shared_build
 
 RULES = ("rules.pdf", "rulebook.pdf", "reference.pdf")
 DOCS = {"_SheetDoc": "rules.pdf", "_Book": "rulebook.pdf", "_Doc": "reference.pdf",
@@ -210,9 +210,9 @@ def _rendered_sheet(root: Path, slug: str) -> str:
     return render_source(compile_game(root / "cards" / slug, Project(root)).game, "sheet")[0]
 
 
-@pytest.mark.parametrize("edit", ["icon picture", "tagline"])
+@pytest.mark.parametrize("change", ["icon picture", "tagline"])
 def test_a_kept_rules_sheet_is_laid_out_again_when_what_it_prints_besides_the_cards_changes(tmp_path, monkeypatch,
-                                                                                          built, edit):
+                                                                                          built, change):
     """The rules sheet kept whole (the rules-sheets user cache) is keyed on more than its
     rendered text: an icon's SVG redrawn under the same name, or game.yaml's tagline (the
     title panel), lays it out again, and the result is a clean build's."""
@@ -220,14 +220,10 @@ def test_a_kept_rules_sheet_is_laid_out_again_when_what_it_prints_besides_the_ca
     root = built(slug, tmp_path / "work")
     before = (root / "output" / slug / "rules.pdf").read_bytes()
     pack = root / "cards" / slug
-    if edit == "icon picture":
-        svg = pack / "icons" / "companion.svg"  # printed in sheet.md
-        svg.write_text(svg.read_text(encoding="utf-8").replace("</svg>", '<rect width="100%" height="40%"/></svg>'),
-                       encoding="utf-8")
+    if change == "icon picture":  # companion.svg is printed in sheet.md
+        edit(pack / "icons" / "companion.svg", "</svg>", '<rect width="100%" height="40%"/></svg>')
     else:
-        game = pack / "game.yaml"
-        game.write_text(game.read_text(encoding="utf-8").replace("tagline: A game of", "tagline: A card game of", 1),
-                        encoding="utf-8")
+        edit(pack / "game.yaml", "tagline: A game of", "tagline: A card game of")
     passes = _passes(monkeypatch)
     _build(root, slug, only=("rules.pdf",))
     assert passes["rules.pdf"] == 1
