@@ -136,15 +136,17 @@ def sheet_key(game, markdown: str, paper: str, shown_as: str) -> str:
     card types, each icon with its SVG file's bytes, the pack's fonts (by their files'
     SHA-256), the language with its words, the source of sheet.md, and ``shown_as`` (how
     its diagnostics name sheet.md); the fingerprint, through :func:`cardforge.cache.kept.key`.
-    Raises ``OSError`` when an icon's SVG file cannot be read."""
+    Raises ``OSError`` when sheet.md or an icon's SVG file cannot be read."""
     from cardforge.cache import kept
     from cardforge.documents.playertext import has_designed
+    from cardforge.documents.source import source_path
 
     icons = []
-    for name, icon in game.icons.items():
+    for icon in game.icons.values():
         icons.append(repr(icon))
         icons.append(hashlib.sha256(icon.svg.read_bytes()).hexdigest() if icon.svg is not None else "")
-    parts = [game.slug, repr(game.data), repr(game.card_types), repr(sorted(game.fonts.items())), repr(game.language),
+    source = hashlib.sha256(source_path(game, "sheet").read_bytes()).hexdigest()
+    parts = [game.slug, source, repr(game.data), repr(game.card_types), repr(sorted(game.fonts.items())), repr(game.language),
              repr(sorted(game.rules_text.items())), repr(sorted(game.fixed_words.items())),
              repr(sorted(game.field_titles.items())), repr(sorted(game.layout_text.items())), repr(has_designed(game))]
     return kept.key("rules-sheet", markdown, paper, shown_as, *icons, *parts)

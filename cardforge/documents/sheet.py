@@ -315,7 +315,7 @@ def compile_sheet(game: Game, out: Path | None = None, paper: str = "letter",
     if reuse and out is not None and RULES_SHEETS.enabled:
         try:
             key = sheet_key(game, markdown, paper, where["file"])
-        except OSError:  # an icon file that cannot be read: reported by the layout
+        except OSError:  # a file that cannot be read: reported by the layout
             key = None
         kept = kept_sheet(key) if key else None
         if kept is not None:
