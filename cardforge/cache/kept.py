@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+from pathlib import Path
 from typing import Any
 
 from cardforge.cache import version
@@ -57,8 +58,32 @@ def put(cache: Cache, digest: str, value: Any, keep: int = KEEP) -> None:
         write_atomic(target / f"{digest}.pickle", pickle.dumps((digest, value), protocol=pickle.HIGHEST_PROTOCOL))
     except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
         return
+    _now_and_then(target, digest, keep, "*.pickle")
+
+
+def put_file(cache: Cache, data: bytes, suffix: str, keep: int = KEEP) -> Path | None:
+    """A file of ``cache`` holding ``data``, named by its SHA-256 and ``suffix`` (".png"),
+    written atomically unless it is there already: the same path in every process for the
+    same bytes. None while ``cache`` is off or when it cannot be written. Pruned as
+    :func:`put` prunes, among the files of that suffix."""
+    if not cache.enabled:
+        return None
+    digest = hashlib.sha256(data).hexdigest()
+    path = cache.folder() / f"{digest}{suffix}"
+    try:
+        if path.is_file() and path.stat().st_size == len(data):
+            return path
+        write_atomic(path, data)
+    except OSError:
+        return None
+    _now_and_then(path.parent, digest, keep, f"*{suffix}")
+    return path
+
+
+def _now_and_then(folder: Path, digest: str, keep: int, pattern: str) -> None:
+    """Prune ``folder`` to its ``keep`` newest ``pattern`` entries for 1 in 64 digests written."""
     if digest[:2] in ("00", "01", "02", "03"):
-        prune_newest(target, keep, pattern="*.pickle")
+        prune_newest(folder, keep, pattern=pattern)
 
 
 class Verdicts:

@@ -101,23 +101,13 @@ def png_file(png: bytes, folder: Path) -> Path:
     that name it are parsed and broken into lines once per process, a rebuild's too: see
     :mod:`cardforge.documents.readers`), else, with user caches off or unwritable, in
     ``folder``. Raises ``OSError`` when neither can be written."""
-    from cardforge.cache import write_atomic
-    from cardforge.cache.files import prune_newest
-    from cardforge.cache.kept import KEEP
+    from cardforge.cache import kept
     from cardforge.cache.registry import ICON_PNGS
 
-    name = hashlib.sha256(png).hexdigest() + ".png"
-    if ICON_PNGS.enabled:
-        path = ICON_PNGS.folder() / name
-        try:
-            if not path.is_file() or path.stat().st_size != len(png):
-                write_atomic(path, png)
-                if name[:2] in ("00", "01", "02", "03"):  # now and then, as the cache's other entries
-                    prune_newest(path.parent, KEEP, pattern="*.png")
-            return path
-        except OSError:
-            pass
-    path = folder / name
+    kept_path = kept.put_file(ICON_PNGS, png, ".png")
+    if kept_path is not None:
+        return kept_path
+    path = folder / (hashlib.sha256(png).hexdigest() + ".png")
     path.write_bytes(png)
     return path
 
