@@ -11,7 +11,7 @@ import pytest
 from cardforge.util.paths import resolve_inside
 from cardforge.util.diagnostics import Diagnostic
 from cardforge.staging import build_lock
-from tests.conftest import FIXTURES, REPO, run_cli
+from tests.conftest import FIXTURES, REPO, make_project, run_cli
 
 
 def mini(tmp_path: Path) -> Path:
@@ -60,6 +60,25 @@ def test_output_piped_to_a_reader_that_stops_early_ends_quietly(tmp_path):
     assert proc.returncode == 141, proc.stderr
     assert proc.stderr == ""
     assert not list((tmp_path / "state").glob("**/internal-error-*.log"))
+
+
+def test_a_forced_build_with_an_icon_file_refused_prints_its_token_in_the_rules(tmp_path):
+    """An icon whose file is refused (here a folder) is an error; with --force the game is
+    built anyway, and the rules documents print the icon's ``{token}`` where its picture
+    would be, as for an unknown icon, instead of failing inside."""
+    slug = "through-the-gate"
+    root = make_project(tmp_path, slug)
+    svg = root / "cards" / slug / "icons" / "companion.svg"
+    svg.unlink()
+    svg.mkdir()
+    result = run_cli("build", slug, "--force", "--root", str(root))
+    assert "error[file-special]" in result.stderr and "internal-error" not in result.stderr, result.stderr
+    assert "warning[build-forced]" in result.stderr and result.exit_code == 0
+    from tests.test_rulebook_html import pdf_text
+
+    for name in ("reference.pdf", "rulebook.pdf"):
+        assert "{companion}" in "".join(pdf_text(root / "output" / slug / name)), name
+    assert "{companion}" in (root / "output" / slug / "rulebook.html").read_text(encoding="utf-8")
 
 
 def test_yaml_merge_keys_are_accepted_and_may_be_overridden(tmp_path):

@@ -83,7 +83,7 @@ class IconImages:
 
     def markup(self, name: str, size: float) -> str:
         icon = self.game.icons.get(name)
-        if icon is None:
+        if icon is None or not icon.printable:
             return html.escape("{" + name + "}")
         if icon.text is not None:
             return f"<b>{html.escape(icon.text)}</b>"

@@ -68,7 +68,7 @@ class Inline:
 
     def icon(self, name: str) -> str:
         icon = self.page.game.icons.get(name)
-        if icon is None:
+        if icon is None or not icon.printable:
             return html.escape("{" + name + "}")
         if icon.text is not None:
             return f'<b class="icon-text" title="{html.escape(icon.label)}">{html.escape(icon.text)}</b>'

@@ -85,6 +85,12 @@ class Icon:
     stat: bool = False
     legend: bool = True  # False: decorative, not listed in the icon legend
 
+    @property
+    def printable(self) -> bool:
+        """Whether it prints at all: False when its file was refused (no ``svg``, no ``text``),
+        which only a forced build draws; text then prints its ``{name}`` token instead."""
+        return self.svg is not None or self.text is not None
+
 
 
 
