@@ -31,7 +31,8 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
           console: Console | None = None, stop: threading.Event | None = None,
           built: Callable[[list[BuildResult]], None] | None = None) -> None:
     """Build the games ``slugs`` of ``project`` (every game when None), then rebuild the games
-    each save touches, until ``stop`` is set (or the process is interrupted).
+    each save touches, until ``stop`` is set or the process is interrupted (Ctrl+C: it then
+    returns, at whatever moment the interruption came).
 
     A game's errors and warnings are printed as soon as it is checked, before anything is
     drawn; the outputs follow, drawn (with ``jobs`` of two or more) by worker processes kept
@@ -80,6 +81,8 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
         for touched in touched_games(project.root, lambda: slugs or [p.name for p in project.packs(None)[0]], stop):
             run(sorted(touched), deck_first=True)
             give_back()  # what this rebuild left behind in memory, as serve does
+    except KeyboardInterrupt:  # Ctrl+C is how a watcher ends, also before the file watcher takes it over
+        pass
     finally:
         if pool is not None:
             pool.close()

@@ -6,6 +6,7 @@ import queue
 import shutil
 import threading
 
+import pytest
 from rich.console import Console
 
 from cardforge.build import Project
@@ -60,6 +61,26 @@ def test_a_saved_card_rebuilds_its_game(tmp_path):
     for part in (first_build, rebuilds):  # a game's diagnostics are printed once it is checked, before its outputs
         assert part.index("checked mini:") < part.index("built mini")
     assert rebuilds.index("checked mini:") < rebuilds.index("updated")  # before the deck put in place first
+
+
+def test_ctrl_c_before_the_file_watcher_starts_ends_the_watcher_as_ctrl_c_after_it(tmp_path, monkeypatch):
+    """Ctrl+C between the "watching" line and the file watcher taking over SIGINT (while
+    watchfiles is imported, on a busy machine) ends the watcher as it does later: it returns."""
+    import cardforge.watch as watching
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    root = tmp_path / "p"
+    shutil.copytree(FIXTURES / "project", root)
+    monkeypatch.setattr(watching, "touched_games", interrupted)
+    said = io.StringIO()
+    builds: list = []
+    try:
+        watch(Project(root), None, built=builds.append, console=Console(file=said, width=200))
+    except KeyboardInterrupt:  # caught here, or it would stop the test run itself
+        pytest.fail("Ctrl+C before the file watcher started escaped the watcher (the command then exits 130)")
+    assert len(builds) == 1 and "watching" in said.getvalue()
 
 
 def test_watch_and_serve_share_one_watcher_and_one_filter():
