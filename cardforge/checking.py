@@ -2,8 +2,7 @@
 check`` runs.
 
 A game whose inputs are unchanged reports the diagnostics kept by the last build or check
-(:func:`cardforge.incremental.checks_entry`, under
-:func:`cardforge.incremental.checks_key`); every other game is compiled and its diagnostics
+(:func:`checks_entry`, under :func:`checks_key`); every other game is compiled and its diagnostics
 kept. The games to compile, a translation's as well as the source's, are compiled at once by
 a pool of processes when there are several (one process per core, forked or spawned as a
 build's pool is: :func:`cardforge.workers.pool`): after an edit, a game and its translation
@@ -13,14 +12,34 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cardforge.build import Project, compile_game
-from cardforge.cache import Store, inputs_unchanged, load_digests, pack_inputs, save_digests
+from cardforge.build import Compiled, Project, compile_game
+from cardforge.cache import Store, artefact_key, inputs_unchanged, load_digests, pack_inputs, save_digests
 from cardforge.cache.registry import ARTEFACTS, DIGESTS
-from cardforge.incremental import checks_entry, checks_key, checks_kept
 from cardforge import workers
 from cardforge.util.diagnostics import Diagnostic, Severity
 
 Kept = tuple  # what a diagnostics entry holds: (diagnostics, loaded, cards, the game's build: settings)
+
+
+def checks_entry(lang: str | None = None) -> str:
+    """The artefact store's entry holding a game's diagnostics: ``checks``, ``checks-<lang>``
+    for a translation's."""
+    return "checks" if lang is None else f"checks-{lang}"
+
+
+def checks_kept(compiled: Compiled) -> tuple:
+    """What a game's diagnostics entry (:func:`checks_entry`) keeps: (its diagnostics, whether
+    its game and layouts loaded, its card count, its game.yaml ``build:`` settings)."""
+    game = compiled.game
+    return (list(compiled.diagnostics), game is not None and compiled.layouts is not None,
+            game.total() if game else 0, game.data.get("build") if game else None)
+
+
+def checks_key(inputs: str, project: Project, lang: str | None = None) -> str:
+    """The key a game's diagnostics are kept under (in :func:`checks_entry`): its inputs
+    (:func:`cardforge.cache.pack_inputs`, its catalogs included), not the build options,
+    which change no diagnostic a check reports. ``build`` and ``check`` share the entry."""
+    return artefact_key(inputs, checks_entry(lang), "", project.output)
 
 
 def check_games(project: Project, packs: list[Path], *, use_cache: bool = True, lang: str | None = None,
@@ -85,7 +104,7 @@ def _compiled(project: Project, items: list[tuple[Path, str | None]], jobs: int)
 
 def _check(pack: Path, project: Project, lang: str | None) -> Kept:
     """Compile ``pack`` (in ``lang``) and return what its diagnostics entry keeps
-    (:func:`cardforge.incremental.checks_kept`); a translation keeps its own findings only."""
+    (:func:`checks_kept`); a translation keeps its own findings only."""
     found, *rest = checks_kept(compile_game(pack, project, lang))
     if lang is not None:  # the source's findings are the source's to report
         found = [d for d in found if d.file.endswith(".po") or d.severity is Severity.ERROR

@@ -9,8 +9,8 @@ reported and only outputs that differ from the cached bytes are copied back into
 is rendered. Compiling and rendering run in a pool of ``jobs`` processes (games and
 outputs in parallel); the result does not depend on ``jobs``. Every file of a game goes to
 a staging folder first and is moved into place only when every output of that game
-succeeded (:mod:`cardforge.staging`). This is the only build: ``build``, ``watch`` and
-``serve`` all run it.
+succeeded (:mod:`cardforge.staging`), but for those asked ``early`` (a watcher's deck), put in
+place as soon as drawn. This is the only build: ``build``, ``watch`` and ``serve`` run it.
 """
 from __future__ import annotations
 
@@ -27,16 +27,18 @@ from cardforge.cache import (Entry, Store, artefact_key, inputs_unchanged, load_
                              save_digests)
 from cardforge.cache.registry import ARTEFACTS, DECK_PAGES, DIGESTS, RULES_MEMO
 from cardforge import workers
+from cardforge.workers import Progress
+from cardforge.checking import checks_entry, checks_key, checks_kept
 from cardforge.util.diagnostics import BUILD_FORCED, Diagnostic, has_errors
-from cardforge.staging import (OutputError, build_lock, discard, forced, leftovers, place, placing_failed, prepare,
-                               stale_exports, staging_folder)
+from cardforge.staging import (OutputError, build_lock, discard, forced, leftovers, place, place_now, placing_failed,
+                               prepare, stale_exports, staging_folder, sweep_when_free)
 
 if TYPE_CHECKING:  # imported when a task runs: a build served from the cache runs none
     from concurrent.futures import Future
 
-Progress = Callable[[str, int, int], None]
 Checked = Callable[[str, list[Diagnostic]], None]  # (a game's slug, its diagnostics): see build_games
-_CHECKS = "checks"  # the cache entry holding a game's diagnostics
+Placed = Callable[[str, Path], None]  # (a game's slug, an output put in place ahead of the rest): see build_games
+_CHECKS = checks_entry()  # the cache entry holding a game's diagnostics
 _COST = {"deck.pdf": 0, "reference.pdf": 1, "print-shop": 0, "tts": 0}  # slow outputs start first
 
 _RECENT: dict[str, tuple[str, Compiled]] = {}  # slug -> (inputs key, the game last compiled from them)
@@ -46,28 +48,28 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
                 force: bool = False, jobs: int = 1, use_cache: bool = True,
                 progress: Progress | None = None, only: tuple[str, ...] | None = None,
                 deck_jobs: int | None = None, lang: str | None = None, pool: workers.Pool | None = None,
-                checked: Checked | None = None) -> list[BuildResult]:
+                checked: Checked | None = None, early: tuple[str, ...] = (), placed: Placed | None = None,
+                here: bool = False) -> list[BuildResult]:
     """Build the game packs ``packs`` (folders of ``cards/``, see :meth:`Project.packs`) into
     ``project.output``; returns one :class:`BuildResult` per pack, in the order given.
 
-    ``options``: the same :class:`BuildOptions` for every pack, or the
-    :class:`BuildSettings` given on the command line, which each pack completes with its
-    own ``build:`` defaults in game.yaml (what ``build``, ``watch`` and ``serve`` pass).
+    ``options``: the same :class:`BuildOptions` for every pack, or the :class:`BuildSettings`
+    of the command line, which each pack completes with its ``build:`` in game.yaml.
 
     ``jobs``: processes to use (1: everything in this process; more starts a pool, forked,
     or spawned when this process runs other threads: :func:`cardforge.util.processes.fork_safe`).
-    ``use_cache``: False renders and writes every output afresh and neither reads nor
-    writes ``output/.cache``.
+    ``use_cache``: False renders every output afresh and neither reads nor writes ``output/.cache``.
     ``progress(slug, cards drawn, cards in all)`` is called as decks are drawn, and with
     the full count for a deck taken from the cache. A game with errors is not built unless
     ``force`` (then with a ``build-forced`` warning). ``only``: the outputs to build (by
-    name, see :func:`cardforge.build.artefacts`; the others are left as they are), so that
-    ``cardforge watch`` can put a new deck.pdf in place before drawing the rest. A game
-    compiled by an earlier call in this process from the same inputs is not compiled
-    again. ``deck_jobs``: processes a deck's sheets may be drawn by (default ``jobs``).
-    ``lang``: a language of the packs' ``languages:`` other than their source: each game is
-    built as it prints in that language (its catalog applied, see
-    :func:`cardforge.build.compile_game`) into ``output/<slug>/<lang>/``, without the cache.
+    name, see :func:`cardforge.build.artefacts`; the others are left as they are). ``early``:
+    outputs put in place as soon as drawn, the others still drawing, and told to ``placed(slug,
+    path)`` (a failure after leaves them in place); ``here``: compile, and draw ``early``, in
+    this process while the pool draws the rest (a watcher's, whose memos hold the last
+    compile). A game compiled by an earlier call in this process from the same inputs is not
+    compiled again. ``deck_jobs``: processes a deck's sheets may be drawn by (default ``jobs``).
+    ``lang``: a language of the packs' ``languages:`` but their source: each game is built as it
+    prints in it (see :func:`cardforge.build.compile_game`) into ``output/<slug>/<lang>/``, uncached.
     ``pool``: a pool kept by the caller across builds (:func:`cardforge.workers.kept_pool`;
     ``jobs`` is then its size), used instead of a pool of this build's own.
     ``checked(slug, diagnostics)`` is called for each game as soon as its diagnostics are
@@ -77,7 +79,8 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
     store = Store(project.output) if use_cache and ARTEFACTS.enabled and lang is None else None
     if store and DIGESTS.enabled:
         load_digests(DIGESTS.folder(project.output))
-    games = [_Game(pack, project, options, store, only=only, lang=lang, checked=checked) for pack in packs]
+    games = [_Game(pack, project, options, store, only=only, lang=lang, checked=checked, early=early, placed=placed)
+             for pack in packs]
     totals = {game.slug: game for game in games}
 
     def count(slug: str) -> int:
@@ -92,17 +95,34 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
         def start(game: _Game) -> None:
             if game.compiled is None:
                 recent = _RECENT.get(game.slug)
-                if recent is not None and game.keys and recent[0] == game.keys[_CHECKS]:
-                    if game.compiled_now(recent[1], force, progress):
-                        start(game)
-                    return
-                pool.ready_to_compile()
-                running[pool.submit(_compile, game.pack, project, game.lang)] = (game, _CHECKS)
+                if recent is None or not game.keys or recent[0] != game.keys[_CHECKS]:
+                    if not here:
+                        pool.ready_to_compile()
+                        running[pool.submit(_compile, game.pack, project, game.lang)] = (game, _CHECKS)
+                        return
+                    recent = ("", _compile(game.pack, project, game.lang))
+                if game.compiled_now(recent[1], force, progress):
+                    start(game)
                 return
             pool.draw(idle=not running)
-            for name in tasks(sorted(game.missing, key=lambda n: _COST.get(n, 2))):  # tts+ttpg drawn once
-                running[pool.submit(_render, game.compiled, name, game.staging, game.options, game.caches(),
-                                    deck_jobs or jobs)] = (game, name)
+            names = tasks(sorted(game.missing, key=lambda n: _COST.get(n, 2)))  # tts+ttpg drawn once
+            task = {name: (game.compiled, name, game.staging, game.options, game.caches(), deck_jobs or jobs)
+                    for name in names}
+            mine = {name: workers.Inline(progress, count).submit(_render, *task[name])
+                    for name in names if here and name in early}  # drawn here before the pool gets the rest ...
+            for name in [name for name in names if name not in mine]:
+                future = pool.submit(_render, *task[name])
+                if future.done() and name in early:  # one job: drawn now, in place before the rest is drawn
+                    ended(game, name, future)
+                else:
+                    running[future] = (game, name)
+            for name, future in mine.items():  # ... and put in place while the pool draws it
+                ended(game, name, future)
+
+        def ended(game: _Game, name: str, future: Future) -> None:
+            game.rendered_now(name, *future.result())
+            if progress and name == "deck.pdf" and game.total:
+                progress(game.slug, game.total, game.total)
 
         for game in workers.largest_first(games, lambda g: g.pack) if jobs > 1 else games:
             if game.plan(force, progress):
@@ -121,35 +141,12 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
                     if game.compiled_now(future.result(), force, progress):
                         start(game)
                 else:
-                    game.rendered_now(name, *future.result())
-                    if progress and name == "deck.pdf" and game.total:
-                        progress(game.slug, game.total, game.total)
+                    ended(game, name, future)
         pool.drain()
         results = [game.finish() for game in games]  # still holding the games' locks
     if store and DIGESTS.enabled:
         save_digests(DIGESTS.folder(project.output))
     return results
-
-
-def checks_entry(lang: str | None = None) -> str:
-    """The artefact store's entry holding a game's diagnostics: ``checks``, ``checks-<lang>``
-    for a translation's."""
-    return _CHECKS if lang is None else f"{_CHECKS}-{lang}"
-
-
-def checks_kept(compiled: Compiled) -> tuple:
-    """What a game's diagnostics entry (:func:`checks_entry`) keeps: (its diagnostics, whether
-    its game and layouts loaded, its card count, its game.yaml ``build:`` settings)."""
-    game = compiled.game
-    return (list(compiled.diagnostics), game is not None and compiled.layouts is not None,
-            game.total() if game else 0, game.data.get("build") if game else None)
-
-
-def checks_key(inputs: str, project: Project, lang: str | None = None) -> str:
-    """The key a game's diagnostics are kept under (in :func:`checks_entry`): its inputs
-    (:func:`cardforge.cache.pack_inputs`, its catalogs included), not the build options,
-    which change no diagnostic a check reports. ``build`` and ``check`` share the entry."""
-    return artefact_key(inputs, checks_entry(lang), "", project.output)
 
 
 @dataclass
@@ -176,6 +173,9 @@ class _Game:
     lang: str | None = None  # a translation's language: built into output/<slug>/<lang>/
     inputs: str = ""  # the digest of the inputs the keys were made from (see inputs_unchanged)
     checked: Checked | None = None  # told the diagnostics once they are known (see build_games)
+    early: tuple[str, ...] = ()  # outputs put in place as soon as drawn (see build_games) ...
+    placed: Placed | None = None  # ... and told to this
+    written: list[Path] = field(default_factory=list)  # the outputs put in place so far
 
     @property
     def target(self) -> Path:
@@ -288,6 +288,23 @@ class _Game:
             if unchanged:
                 produced = self.staging / name
                 self.store.put(self.slug, name, self.keys[name], produced if produced.exists() else None, self.notes[name])
+        now = [name for name in task.split("+") if name in self.early and (self.staging / name).exists()]
+        if now and self.errors is None:
+            self.place_early(now)
+
+    def place_early(self, names: list[str]) -> None:
+        """Put the staged outputs ``names`` in place ahead of the rest, tell :attr:`placed`, keep the deck's record."""
+        try:
+            written = place_now(self.staging, names, self.target)
+        except (OutputError, OSError) as exc:
+            found = exc.diagnostic if isinstance(exc, OutputError) else placing_failed(self.slug, self.target, exc)
+            self.errors = (self.errors or []) + [found]
+            return
+        self.written += written
+        for path in written if self.placed is not None else []:
+            self.placed(self.slug, path)
+        if "deck.pdf" in names and self.store is not None:
+            self.record()
 
     def finish(self) -> BuildResult:
         """Move the staged outputs into place (or drop them all if one failed)."""
@@ -313,21 +330,25 @@ class _Game:
             else:
                 current.append(target / name)
         if self.staging is None and leftovers(target):
-            _sweep_when_free(target)  # a killed build's staging folder, though nothing is written now
+            sweep_when_free(target)  # a killed build's staging folder, though nothing is written now
         problems = list(self.diagnostics)
         for name in self.names:
             problems += self.hits[name].notes if name in self.hits else self.notes.get(name, [])
+        early_deck = target / "deck.pdf" in self.written  # its record kept when it was put in place
         try:
-            written = place(self.staging, target) if self.staging else []
+            if self.staging and any(self.staging.iterdir()):
+                self.written += place(self.staging, target)
+            elif self.staging:  # everything drawn is in place already
+                discard(self.staging)
         except OSError as exc:
             discard(self.staging)
             kept = [d for d in self.diagnostics if d.code != BUILD_FORCED]
             return BuildResult(self.slug, [], kept + [placing_failed(self.slug, target, exc)])
-        if "deck.pdf" in self.names and self.store is not None:
+        if "deck.pdf" in self.names and self.store is not None and not early_deck:
             self.record()
         problems += stale_exports(self.project.output, self.slug, self.names,
                                   self.keys.get(_CHECKS) if self.store is not None else None)
-        return BuildResult(self.slug, sorted(written + current), problems,
+        return BuildResult(self.slug, sorted(self.written + current), problems,
                            rendered=[n for n in self.names if n not in self.hits],
                            reused=[n for n in self.names if n in self.hits])
 
@@ -349,16 +370,6 @@ class _Game:
             record(output, compiled)
 
 
-def _sweep_when_free(target: Path) -> None:
-    """Take ``target``'s lock for a moment, which sweeps staging folders a killed build left
-    (:func:`cardforge.staging.build_lock`); nothing when another build holds it."""
-    try:
-        with build_lock(target):
-            pass
-    except OutputError:
-        pass
-
-
 def _compile(pack: Path, project: Project, lang: str | None = None) -> Compiled:
     return compile_game(pack, project, lang)
 
@@ -366,9 +377,8 @@ def _compile(pack: Path, project: Project, lang: str | None = None) -> Compiled:
 def _render(compiled: Compiled, name: str, staging: Path, options: BuildOptions,
             caches: tuple[Path, Path] | None = None, jobs: int = 1) -> tuple[list[Diagnostic], list[Diagnostic] | None]:
     """Render one output; returns (notes, None) or ([], the diagnostics of its failure).
-    ``caches``: (the output folder, the layouts folder) of the deck page cache and the
-    rulebook's memo (:mod:`cardforge.documents.memo`), or None for neither;
-    ``jobs``: processes the deck's sheets may be drawn by."""
+    ``caches``: (the output folder, the layouts folder) of the deck page cache and the rulebook's
+    memo (:mod:`cardforge.documents.memo`), or None; ``jobs``: processes drawing the deck's sheets."""
     slug = compiled.game.slug
     queue = workers.progress_queue
     report = (lambda n: queue.put((slug, n))) if queue is not None and name == "deck.pdf" else None

@@ -120,6 +120,34 @@ def place(staged: Path, target: Path) -> list[Path]:
     return [target / name for name in names]
 
 
+def place_now(staged: Path, names: list[str], target: Path) -> list[Path]:
+    """Put the outputs ``names`` of the staging folder ``staged`` in place at once, ahead of
+    the rest of the build, which stays in ``staged`` for :func:`place`: they move to a
+    staging folder of their own, placed as :func:`place` places a build's (so
+    ``output/<game>`` is still entirely one output folder or the next). Returns the paths of
+    ``target`` written. Raises :class:`OutputError` when no staging folder can be made, and
+    ``OSError`` when a step fails; ``target`` is then still the previous output (and ``names``
+    may be gone from ``staged``)."""
+    early = new_staging(target)
+    try:
+        for name in names:
+            os.rename(staged / name, early / name)
+        return place(early, target)
+    except OSError:
+        shutil.rmtree(early.parent, ignore_errors=True)
+        raise
+
+
+def sweep_when_free(target: Path) -> None:
+    """Take ``target``'s lock for a moment, which sweeps staging folders a killed build left
+    (:func:`build_lock`); nothing when another build holds it."""
+    try:
+        with build_lock(target):
+            pass
+    except OutputError:
+        pass
+
+
 def _carry(source: Path, destination: Path) -> None:
     """``source`` (file, folder or symlink) again at ``destination``: hard links, else copies."""
     if source.is_symlink():

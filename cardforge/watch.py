@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import replace
 from collections.abc import Callable, Collection
+from pathlib import Path
 
 from rich.console import Console
 
-from cardforge.build import BuildOptions, BuildResult, Project, artefacts, BuildSettings
+from cardforge.build import BuildOptions, BuildResult, Project
 from cardforge.cache.registry import give_back
 from cardforge.util.diagnostics import Diagnostic, Severity, display_path
 from cardforge.incremental import build_games
@@ -36,8 +36,9 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
 
     A game's errors and warnings are printed as soon as it is checked, before anything is
     drawn; the outputs follow, drawn (with ``jobs`` of two or more) by worker processes kept
-    from one rebuild to the next (:func:`cardforge.workers.kept_pool`).
-    ``built`` is called with the results of every build, the first one included. Output
+    from one rebuild to the next (:func:`cardforge.workers.kept_pool`). After a save, a game's
+    new deck.pdf is put in place (and said) as soon as it is drawn, while its other outputs
+    are still drawn. ``built`` is called with the results of every build, the first one included. Output
     and diagnostics go to ``console`` (standard error by default).
     """
     console = console or Console(stderr=True)
@@ -58,17 +59,13 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
             console.print(f"checked {slug}: {summary(diagnostics) if diagnostics else 'no problems found'} "
                           f"({time.perf_counter() - started:.2f} s)", highlight=False)
 
-        first: list[BuildResult] = []
-        if deck_first and packs:  # the deck the designer is looking at, in place before the rest is drawn
-            first = build_games(project, packs, options, jobs=1, deck_jobs=jobs, only=("deck.pdf",), checked=checked)
-            for result in first:
-                if "deck.pdf" in result.rendered and result.written:
-                    console.print(f"[green]updated[/] {display_path(result.written[0])} "
-                                  f"({time.perf_counter() - started:.2f} s)", highlight=False)
-        results = build_games(project, packs, options, jobs=jobs, pool=pool, checked=checked) if packs else []
-        if first:
-            names = [name for name, _ in artefacts(options.resolve() if isinstance(options, BuildSettings) else options)]
-            results = [_merged(a, b, names) for a, b in zip(first, results)]
+        def placed(slug: str, path: Path) -> None:  # the deck the designer is looking at, before the rest is drawn
+            console.print(f"[green]updated[/] {display_path(path)} ({time.perf_counter() - started:.2f} s)",
+                          highlight=False)
+
+        results = build_games(project, packs, options, jobs=jobs, pool=pool, checked=checked,
+                              early=("deck.pdf",) if deck_first else (), placed=placed,
+                              here=deck_first) if packs else []
         seconds = time.perf_counter() - started
         _report(console, results, problems, seconds, shown)
         if built:
@@ -86,13 +83,6 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
     finally:
         if pool is not None:
             pool.close()
-
-
-def _merged(deck: BuildResult, rest: BuildResult, names: list[str]) -> BuildResult:
-    """One game's rebuild in two steps (its deck, then everything else) as one result;
-    ``names``: every output, in build order."""
-    drawn = set(deck.rendered) | set(rest.rendered)
-    return replace(rest, rendered=[n for n in names if n in drawn], reused=[n for n in rest.reused if n not in drawn])
 
 
 def _report(console: Console, results: list[BuildResult], problems: list, seconds: float,

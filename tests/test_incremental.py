@@ -201,12 +201,11 @@ def test_beside_another_thread_a_build_never_forks_and_writes_the_same_bytes(tmp
     thread.start()
     monkeypatch.setattr(os, "fork", lambda: pytest.fail("forked beside a running thread"))
     try:
-        first = build(beside, use_cache=False, jobs=1, deck_jobs=2, only=("deck.pdf",))  # watch's first step
-        rest = build(beside, use_cache=False, jobs=2)
+        rebuilt = build(beside, use_cache=False, jobs=2, early=("deck.pdf",), here=True)  # as a watcher rebuilds
     finally:
         stop.set()
         thread.join()
-    assert [r.ok for r in first + rest] == [True, True], [d.format() for r in first + rest for d in r.diagnostics]
+    assert [r.ok for r in rebuilt] == [True], [d.format() for r in rebuilt for d in r.diagnostics]
     assert outputs(beside) == outputs(forked) and len(outputs(forked)) == 5
 
 
@@ -484,3 +483,52 @@ def test_a_command_and_the_workers_it_starts_collect_garbage_at_cardforge_pace(t
             assert pool.submit(gc.get_threshold).result() == (processes.COLLECT_EVERY, 10, 10)
     finally:
         gc.set_threshold(*before)
+
+
+@pytest.mark.parametrize("jobs, here", [(1, False), (2, False), (2, True)])
+def test_an_early_output_is_in_place_before_the_rest_and_stays_after_a_later_failure(tmp_path, monkeypatch, jobs, here):
+    """``early=("deck.pdf",)`` (what cardforge watch asks after a save, with ``here``): the new deck.pdf is
+    in place, and said, while the game's other outputs are still the previous ones; when
+    another output then fails, the deck stays in place and the rest is the previous build's,
+    and the deck's record (``cardforge diff``) describes the deck in place."""
+    import cardforge.incremental as incremental
+    from cardforge.reprint import recorded
+    from cardforge.util.diagnostics import diag
+
+    project = mini(tmp_path / "p")
+    [first] = build(project)
+    before = outputs(project)
+    cards = project.root / "cards" / "mini" / "cards.yaml"
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Gain 1 mana", "Gain 2 mana"), encoding="utf-8")
+    seen = []
+
+    def placed(slug, path):
+        placed_now = {name: body for name, body in outputs(project).items() if name.startswith("mini/")}  # not staged
+        seen.append((slug, path.name, {name: body == before[name] for name, body in placed_now.items()}))
+
+    [again] = build(project, jobs=jobs, early=("deck.pdf",), placed=placed, here=here)
+    assert again.ok and again.rendered == ALL and project.output / "mini" / "deck.pdf" in again.written
+    [(slug, name, same)] = seen
+    assert (slug, name) == ("mini", "deck.pdf")
+    assert same == {f"mini/{n}": n != "deck.pdf" for n in ALL}  # the deck new, the rest as before
+    assert recorded(project.output, "mini")
+    built = outputs(project)
+
+    real = incremental._render
+
+    def rulebook_fails(compiled, name, *args):
+        if name == "rulebook.pdf":
+            return [], [diag("write-failed", "the rulebook cannot be written", file="rulebook.pdf")]
+        return real(compiled, name, *args)
+
+    monkeypatch.setattr(incremental, "_render", rulebook_fails)
+    cards.write_text(cards.read_text(encoding="utf-8").replace("Gain 2 mana", "Gain 3 mana"), encoding="utf-8")
+    seen.clear()
+    [failed] = build(project, early=("deck.pdf",), placed=placed)  # one job: the patched render runs here
+    assert not failed.ok and failed.written == [] and [d.code for d in failed.diagnostics if d.code == "write-failed"]
+    assert [name for _, name, _ in seen] == ["deck.pdf"]
+    now = outputs(project)
+    assert now["mini/deck.pdf"] != built["mini/deck.pdf"]
+    assert {n: now[n] for n in now if n != "mini/deck.pdf"} == {n: built[n] for n in built if n != "mini/deck.pdf"}
+    assert recorded(project.output, "mini")
+    assert not list(project.output.glob(".mini.build-*"))  # no staging folder left behind
