@@ -23,6 +23,9 @@ Prints one table and writes the same figures as JSON (``--json``, default
   output from the cache), one card edited (one
   game's outputs drawn again), and ``cardforge check`` unchanged (every game's diagnostics
   from the cache), after one card is edited (that game checked afresh) and ``--no-cache``;
+- the designer's loop under ``cardforge watch``: ``2 x --repeat + 1`` one-card edits saved
+  one by one, each timed from the save to the game checked, its deck.pdf in place and every
+  output in place (``tools/watch_latency.py``), over a floor run just before;
 - peak memory (max RSS) of a process drawing a 1,000-card and a 10,000-card deck;
 - what each cache of the registry buys: its operation (an unchanged build, a build or a
   check after a one-card edit, a cold build) with every cache, and with that one turned off
@@ -337,6 +340,12 @@ def main() -> None:
     report["build_s"] = {name: median([s for s, _ in runs]) for name, runs in timings.items()}
     if floors:  # each time over the floor of its own round, then the median
         report["build_fu"] = {name: median([s / u for s, u in runs if u]) for name, runs in timings.items()}
+    import watch_latency
+
+    unit = floor_unit(1000)  # the designer's loop: one-card edits saved under cardforge watch
+    report["watch_s"] = watch_latency.medians(watch_latency.latency(DECK_PACK, edits=2 * args.repeat + 1))
+    if unit:
+        report["watch_fu"] = {k: round(v / unit, 2) for k, v in report["watch_s"].items() if v is not None}
     report["peak_rss_mib"] = {str(args.cards): rss(args.cards), str(args.big): rss(args.big)}
     report["cache_gains_s"] = cache_gains(args.repeat)
     report["load_average_after"] = os.getloadavg()[0]
@@ -348,12 +357,16 @@ def main() -> None:
     print(f"\nwritten to {args.json}")
 
 
+WATCH_ROWS = (("checked", "checked"), ("deck", "deck.pdf in place"), ("in_place", "every output in place"))
+
+
 def table(r: dict) -> str:
     d, b, m = r["deck"], r["build_s"], r["peak_rss_mib"]
     ratio = (lambda key: f"{d[key]:.2f}x floor" if key in d else "no floor script")
     unit, units = r.get("floor_1000_s"), r.get("build_fu", {})
     fu = (lambda seconds: f"{seconds / unit:5.2f} floor units, " if unit else "")
     fu_of = (lambda key: f"{units[key]:5.2f} floor units, " if key in units else fu(b[key]))
+    watched, watch_fu = r.get("watch_s", {}), r.get("watch_fu", {})
     rows = [
         ("deck, one core, first run", f"{d['first_one_core_cards_per_s']:,.0f} cards/s", ratio("first_one_core_ratio")),
         ("deck, one core", f"{d['one_core_cards_per_s']:,.0f} cards/s", ratio("one_core_ratio")),
@@ -369,7 +382,10 @@ def table(r: dict) -> str:
         ("check, unchanged", f"{b['check']:.2f} s", fu_of('check') + "every pack"),
         ("check, one card edited", f"{b['check_one_card']:.2f} s", fu_of('check_one_card') + "every pack"),
         ("check --no-cache", f"{b['check_no_cache']:.2f} s", fu_of('check_no_cache') + "every pack"),
-    ] + [(f"peak RSS, {int(n):,} cards", f"{v:.0f} MiB", "") for n, v in m.items()] + [
+    ] + [(f"watch, one card edited: {label}", f"{watched[key]:.2f} s" if watched.get(key) is not None else "-",
+          (f"{watch_fu[key]:5.2f} floor units, " if key in watch_fu else "") + "from the save")
+         for key, label in WATCH_ROWS] + [
+        (f"peak RSS, {int(n):,} cards", f"{v:.0f} MiB", "") for n, v in m.items()] + [
         (f"cache {name}", f"{g['with']:.2f} s", f"{fu(g['with'])}{g['without']:.2f} s without it "
          f"({g['on'].replace('_', ' ')})")
         for name, g in r.get("cache_gains_s", {}).items()]

@@ -74,24 +74,17 @@ def moments(log: Path, game: str, deck: Path, timeout: float = 60) -> dict[str, 
     return {k: round(v, 3) if v is not None else None for k, v in seen.items()}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("game", nargs="?", default="through-the-gate")
-    parser.add_argument("--edits", type=int, default=7)
-    parser.add_argument("--jobs", type=int, default=None, help="passed to cardforge watch --jobs")
-    parser.add_argument("--json", type=Path, default=None)
-    args = parser.parse_args()
-    import bench
-
-    measured = bench.floor(1000, bench.FLOOR)
-    floor_s = round(measured["seconds"] * 1000 / measured["cards"], 3) if measured else None
+def latency(game: str = "through-the-gate", edits: int = 7, jobs: int | None = None) -> list[dict[str, float | None]]:
+    """Start ``cardforge watch game`` in a copy of the project's packs and layouts, wait for
+    its first build, then save ``edits`` one-card edits one by one: for each, the seconds from
+    the save to each of :data:`MOMENTS` (see the module's docstring), printed as it goes."""
     root = Path(tempfile.mkdtemp(prefix="cardforge-watch-"))
     shutil.copytree(ROOT / "cards", root / "cards")
     shutil.copytree(ROOT / "layouts", root / "layouts")
-    deck, log_path = root / "output" / args.game / "deck.pdf", root / "watch.log"
-    cmd = [sys.executable, "-m", "cardforge", "watch", args.game, "--root", str(root)]
-    if args.jobs:
-        cmd += ["--jobs", str(args.jobs)]
+    deck, log_path = root / "output" / game / "deck.pdf", root / "watch.log"
+    cmd = [sys.executable, "-m", "cardforge", "watch", game, "--root", str(root)]
+    if jobs:
+        cmd += ["--jobs", str(jobs)]
     log = open(log_path, "w")
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
                             env=dict(os.environ, COLUMNS="200"))
@@ -103,10 +96,12 @@ def main() -> None:
                 raise SystemExit("the watcher did not finish its first build:\n" + log_path.read_text())
             time.sleep(0.05)
         time.sleep(1.0)  # the watcher is listening
-        path = card_file(root / "cards" / args.game)
-        for n in range(args.edits):
+        path = card_file(root / "cards" / game)
+        import bench
+
+        for n in range(edits):
             bench.append_word(path, str(n))
-            seen = moments(log_path, args.game, deck)
+            seen = moments(log_path, game, deck)
             runs.append(seen)
             shown = (f"{k} {v:.2f} s" if v is not None else f"{k} -" for k, v in seen.items())
             print(f"edit {n + 1}: " + ", ".join(shown))
@@ -119,21 +114,41 @@ def main() -> None:
             os.killpg(proc.pid, signal.SIGKILL)
         log.close()
         shutil.rmtree(root, ignore_errors=True)
-    medians = {}
+    return runs
+
+
+def medians(runs: list[dict[str, float | None]]) -> dict[str, float | None]:
+    """The median seconds of each of :data:`MOMENTS` over ``runs`` (None when never seen)."""
+    found = {}
     for key in MOMENTS:
         done = [r[key] for r in runs if r[key] is not None]
-        medians[key] = round(statistics.median(done), 3) if done else None
-    report = {"game": args.game, "edits": runs, "median_s": medians, "floor_1000_s": floor_s,
+        found[key] = round(statistics.median(done), 3) if done else None
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("game", nargs="?", default="through-the-gate")
+    parser.add_argument("--edits", type=int, default=7)
+    parser.add_argument("--jobs", type=int, default=None, help="passed to cardforge watch --jobs")
+    parser.add_argument("--json", type=Path, default=None)
+    args = parser.parse_args()
+    import bench
+
+    measured = bench.floor(1000, bench.FLOOR)
+    floor_s = round(measured["seconds"] * 1000 / measured["cards"], 3) if measured else None
+    runs = latency(args.game, args.edits, args.jobs)
+    middle = medians(runs)
+    report = {"game": args.game, "edits": runs, "median_s": middle, "floor_1000_s": floor_s,
               "load_average": os.getloadavg()[0]}
-    print("median: " + ", ".join(f"{k} {v} s" for k, v in medians.items())
+    print("median: " + ", ".join(f"{k} {v} s" for k, v in middle.items())
           + f" (load average {report['load_average']:.1f})")
     if floor_s:
-        report["median_floor_units"] = {k: round(v / floor_s, 2) if v is not None else None for k, v in medians.items()}
+        report["median_floor_units"] = {k: round(v / floor_s, 2) if v is not None else None for k, v in middle.items()}
         print(f"floor: 1,000 cards in {floor_s:.2f} s; in floor units: "
               + ", ".join(f"{k} {v}" for k, v in report["median_floor_units"].items()))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-
 
 if __name__ == "__main__":
     main()
