@@ -33,7 +33,6 @@ KEEP_PICTURES = 4000  # cards kept in the user cache (two WebP pictures each): s
 
 
 @dataclass
-@dataclass
 class Face:
     """A card face as a data URI and its size in pixels."""
 
