@@ -101,14 +101,22 @@ def face_digests(game: Game, layouts: LayoutSet) -> dict[int, str]:
         shared.update(b"\0" + path.relative_to(root).as_posix().encode() + b"\0" + _digest(path))
     base = shared.hexdigest()
     digests = {}
+    faces: dict[int, tuple[Face | None, bytes]] = {}  # id(face) -> (the face, its repr): most cards share them
+
+    def face_repr(face: Face | None) -> bytes:
+        found = faces.get(id(face))
+        if found is None or found[0] is not face:
+            found = faces[id(face)] = (face, _face_repr(face).encode())
+        return found[1]
+
     for i, card in enumerate(game.cards):
         layout = layouts.for_card(card)
         back_id = back_of(card, game)
         h = hashlib.sha256(base.encode())
         h.update(json.dumps(plain([card.type, card.data]), sort_keys=True).encode())
         h.update(repr((layout.size, layout.bleed, layout.safe, layout.shape, layout.corner)).encode())
-        h.update(_face_repr(layout.front).encode())
-        h.update(_face_repr(back_face(card, game, layouts)).encode())
+        h.update(face_repr(layout.front))
+        h.update(face_repr(back_face(card, game, layouts)))
         h.update(json.dumps(plain([back_id, game.backs.get(back_id)]), sort_keys=True).encode())
         for path in named[i]:
             h.update(b"\0" + path.relative_to(root.resolve()).as_posix().encode() + b"\0" + _digest(path))
