@@ -64,9 +64,9 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
     ``force`` (then with a ``build-forced`` warning). ``only``: the outputs to build (by
     name, see :func:`cardforge.build.artefacts`; the others are left as they are). ``early``:
     outputs put in place as soon as drawn, the others still drawing, and told to ``placed(slug,
-    path)`` (a failure after leaves them in place); ``here``: compile, and draw ``early``, in
-    this process while the pool draws the rest (a watcher's, whose memos hold the last
-    compile). A game compiled by an earlier call in this process from the same inputs is not
+    path)`` (a failure after leaves them in place); ``here``: compile and draw ``early`` in this
+    process (a watcher's, whose memos hold the last compile), then hand the pool the rest and
+    place ``early`` while it draws. A game compiled by an earlier call in this process from the same inputs is not
     compiled again. ``deck_jobs``: processes a deck's sheets may be drawn by (default ``jobs``).
     ``lang``: a language of the packs' ``languages:`` but their source: each game is built as it
     prints in it (see :func:`cardforge.build.compile_game`) into ``output/<slug>/<lang>/``, uncached.
