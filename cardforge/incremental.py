@@ -65,15 +65,13 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
     name, see :func:`cardforge.build.artefacts`; the others are left as they are). ``early``:
     outputs put in place as soon as drawn, the others still drawing, and told to ``placed(slug,
     path)`` (a failure after leaves them in place); ``here``: compile and draw ``early`` in this
-    process (a watcher's, whose memos hold the last compile), then hand the pool the rest and
-    place ``early`` while it draws. A game compiled by an earlier call in this process from the same inputs is not
-    compiled again. ``deck_jobs``: processes a deck's sheets may be drawn by (default ``jobs``).
+    process (a watcher's, whose memos hold the last compile) before the pool gets the rest. A
+    game compiled by an earlier call in this process from the same inputs is not compiled
+    again. ``deck_jobs``: processes a deck's sheets may be drawn by (default ``jobs``).
     ``lang``: a language of the packs' ``languages:`` but their source: each game is built as it
     prints in it (see :func:`cardforge.build.compile_game`) into ``output/<slug>/<lang>/``, uncached.
-    ``pool``: a pool kept by the caller across builds (:func:`cardforge.workers.kept_pool`;
-    ``jobs`` is then its size), used instead of a pool of this build's own.
-    ``checked(slug, diagnostics)`` is called for each game as soon as its diagnostics are
-    known (compiled, or read from the cache), before any of its outputs is drawn.
+    ``pool``: a pool the caller keeps across builds (:func:`cardforge.workers.kept_pool`, of
+    ``jobs``). ``checked(slug, diagnostics)``: told each game's diagnostics before its outputs.
     Never raises for bad input: every problem is a diagnostic in the results.
     """
     store = Store(project.output) if use_cache and ARTEFACTS.enabled and lang is None else None
@@ -106,18 +104,16 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
                 return
             pool.draw(idle=not running)
             names = tasks(sorted(game.missing, key=lambda n: _COST.get(n, 2)))  # tts+ttpg drawn once
-            task = {name: (game.compiled, name, game.staging, game.options, game.caches(), deck_jobs or jobs)
-                    for name in names}
-            mine = {name: workers.Inline(progress, count).submit(_render, *task[name])
-                    for name in names if here and name in early}  # drawn here before the pool gets the rest ...
-            for name in [name for name in names if name not in mine]:
-                future = pool.submit(_render, *task[name])
-                if future.done() and name in early:  # one job: drawn now, in place before the rest is drawn
+            mine = [name for name in names if here and name in early]  # drawn here and in place before the pool ...
+            for name in mine + [name for name in names if name not in mine]:
+                runs = workers.Inline(progress, count) if name in mine else pool
+                future = runs.submit(_render, game.compiled, name, game.staging, game.options, game.caches(),
+                                     deck_jobs or jobs)
+                if future.done() and name in early:  # drawn here (or by the one job): in place before the rest
                     ended(game, name, future)
                 else:
                     running[future] = (game, name)
-            for name, future in mine.items():  # ... and put in place while the pool draws it
-                ended(game, name, future)
+            game.record(early=True)  # ... gets the rest: the deck's record is kept while it draws
 
         def ended(game: _Game, name: str, future: Future) -> None:
             game.rendered_now(name, *future.result())
@@ -176,6 +172,7 @@ class _Game:
     early: tuple[str, ...] = ()  # outputs put in place as soon as drawn (see build_games) ...
     placed: Placed | None = None  # ... and told to this
     written: list[Path] = field(default_factory=list)  # the outputs put in place so far
+    recorded: bool = False  # the deck's record is kept (see record)
 
     @property
     def target(self) -> Path:
@@ -293,23 +290,21 @@ class _Game:
             self.place_early(now)
 
     def place_early(self, names: list[str]) -> None:
-        """Put the staged outputs ``names`` in place ahead of the rest, tell :attr:`placed`, keep the deck's record."""
+        """Put the staged outputs ``names`` in place ahead of the rest and tell :attr:`placed`."""
         try:
-            written = place_now(self.staging, names, self.target)
-        except (OutputError, OSError) as exc:
-            found = exc.diagnostic if isinstance(exc, OutputError) else placing_failed(self.slug, self.target, exc)
-            self.errors = (self.errors or []) + [found]
+            written = place_now(self.staging, names, self.target, self.slug)
+        except OutputError as exc:
+            self.errors = (self.errors or []) + [exc.diagnostic]
             return
         self.written += written
         for path in written if self.placed is not None else []:
             self.placed(self.slug, path)
-        if "deck.pdf" in names and self.store is not None:
-            self.record()
 
     def finish(self) -> BuildResult:
         """Move the staged outputs into place (or drop them all if one failed)."""
         if self.result is not None:
             return self.result
+        self.record(early=True)  # a deck put in place early is described, whatever comes of the rest
         if self.errors is not None:
             if self.staging:
                 discard(self.staging)
@@ -334,7 +329,6 @@ class _Game:
         problems = list(self.diagnostics)
         for name in self.names:
             problems += self.hits[name].notes if name in self.hits else self.notes.get(name, [])
-        early_deck = target / "deck.pdf" in self.written  # its record kept when it was put in place
         try:
             if self.staging and any(self.staging.iterdir()):
                 self.written += place(self.staging, target)
@@ -344,7 +338,7 @@ class _Game:
             discard(self.staging)
             kept = [d for d in self.diagnostics if d.code != BUILD_FORCED]
             return BuildResult(self.slug, [], kept + [placing_failed(self.slug, target, exc)])
-        if "deck.pdf" in self.names and self.store is not None and not early_deck:
+        if "deck.pdf" in self.names:
             self.record()
         problems += stale_exports(self.project.output, self.slug, self.names,
                                   self.keys.get(_CHECKS) if self.store is not None else None)
@@ -352,13 +346,17 @@ class _Game:
                            rendered=[n for n in self.names if n not in self.hits],
                            reused=[n for n in self.names if n in self.hits])
 
-    def record(self) -> None:
+    def record(self, early: bool = False) -> None:
         """Keep the record of what deck.pdf prints current (``cardforge diff`` without a
-        revision compares with it, see :func:`cardforge.reprint.record`): written from the
-        game compiled now, or, when the deck came from the cache without compiling and the
-        record describes another deck, from the game compiled for it."""
+        revision compares with it, see :func:`cardforge.reprint.record`), once a build:
+        written from the game compiled now, or, when the deck came from the cache without
+        compiling and the record describes another deck, from the game compiled for it.
+        ``early``: only for a deck put in place ahead of the rest (see :meth:`place_early`)."""
         from cardforge.reprint import record, recorded
 
+        if self.recorded or self.store is None or early and self.target / "deck.pdf" not in self.written:
+            return
+        self.recorded = True
         output = self.project.output
         compiled = self.compiled
         if compiled is None:

@@ -120,22 +120,21 @@ def place(staged: Path, target: Path) -> list[Path]:
     return [target / name for name in names]
 
 
-def place_now(staged: Path, names: list[str], target: Path) -> list[Path]:
-    """Put the outputs ``names`` of the staging folder ``staged`` in place at once, ahead of
-    the rest of the build, which stays in ``staged`` for :func:`place`: they move to a
-    staging folder of their own, placed as :func:`place` places a build's (so
-    ``output/<game>`` is still entirely one output folder or the next). Returns the paths of
-    ``target`` written. Raises :class:`OutputError` when no staging folder can be made, and
-    ``OSError`` when a step fails; ``target`` is then still the previous output (and ``names``
-    may be gone from ``staged``)."""
+def place_now(staged: Path, names: list[str], target: Path, slug: str) -> list[Path]:
+    """Put the outputs ``names`` of the staging folder ``staged`` (of the game ``slug``) in
+    place at once, ahead of the rest of the build, which stays in ``staged`` for
+    :func:`place`: they move to a staging folder of their own, placed as :func:`place` places
+    a build's (so ``output/<game>`` is still entirely one output folder or the next). Returns
+    the paths of ``target`` written. Raises :class:`OutputError` (``write-failed``) when a step
+    fails; ``target`` is then still the previous output (and ``names`` may be gone from ``staged``)."""
     early = new_staging(target)
     try:
         for name in names:
             os.rename(staged / name, early / name)
         return place(early, target)
-    except OSError:
+    except OSError as exc:
         shutil.rmtree(early.parent, ignore_errors=True)
-        raise
+        raise OutputError(placing_failed(slug, target, exc)) from None
 
 
 def sweep_when_free(target: Path) -> None:

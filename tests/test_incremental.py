@@ -485,12 +485,13 @@ def test_a_command_and_the_workers_it_starts_collect_garbage_at_cardforge_pace(t
         gc.set_threshold(*before)
 
 
-@pytest.mark.parametrize("jobs, here", [(1, False), (2, False), (2, True)])
+@pytest.mark.parametrize("jobs, here", [(1, False), (1, True), (2, False), (2, True)])
 def test_an_early_output_is_in_place_before_the_rest_and_stays_after_a_later_failure(tmp_path, monkeypatch, jobs, here):
     """``early=("deck.pdf",)`` (what cardforge watch asks after a save, with ``here``): the new deck.pdf is
-    in place, and said, while the game's other outputs are still the previous ones; when
-    another output then fails, the deck stays in place and the rest is the previous build's,
-    and the deck's record (``cardforge diff``) describes the deck in place."""
+    in place, and said, while the game's other outputs are still the previous ones (drawn in
+    this process, before any of them is drawn); when another output then fails, the deck
+    stays in place and the rest is the previous build's, and the deck's record (``cardforge
+    diff``) describes the deck in place."""
     import cardforge.incremental as incremental
     from cardforge.reprint import recorded
     from cardforge.util.diagnostics import diag
@@ -500,21 +501,28 @@ def test_an_early_output_is_in_place_before_the_rest_and_stays_after_a_later_fai
     before = outputs(project)
     cards = project.root / "cards" / "mini" / "cards.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("Gain 1 mana", "Gain 2 mana"), encoding="utf-8")
-    seen = []
+    seen, drawn = [], []
+    real = incremental._render
+
+    def drawing(compiled, name, *args):  # what this process draws (one job: everything)
+        drawn.append(name)
+        return real(compiled, name, *args)
 
     def placed(slug, path):
         placed_now = {name: body for name, body in outputs(project).items() if name.startswith("mini/")}  # not staged
-        seen.append((slug, path.name, {name: body == before[name] for name, body in placed_now.items()}))
+        seen.append((slug, path.name, {name: body == before[name] for name, body in placed_now.items()}, list(drawn)))
 
+    if jobs == 1:  # a pool's workers are handed the function by name: it must stay the module's own
+        monkeypatch.setattr(incremental, "_render", drawing)
     [again] = build(project, jobs=jobs, early=("deck.pdf",), placed=placed, here=here)
+    monkeypatch.setattr(incremental, "_render", real)
     assert again.ok and again.rendered == ALL and project.output / "mini" / "deck.pdf" in again.written
-    [(slug, name, same)] = seen
+    [(slug, name, same, drawn_before)] = seen
     assert (slug, name) == ("mini", "deck.pdf")
+    assert drawn_before == (["deck.pdf"] if jobs == 1 else [])  # nothing else drawn before it
     assert same == {f"mini/{n}": n != "deck.pdf" for n in ALL}  # the deck new, the rest as before
     assert recorded(project.output, "mini")
     built = outputs(project)
-
-    real = incremental._render
 
     def rulebook_fails(compiled, name, *args):
         if name == "rulebook.pdf":
@@ -526,7 +534,7 @@ def test_an_early_output_is_in_place_before_the_rest_and_stays_after_a_later_fai
     seen.clear()
     [failed] = build(project, early=("deck.pdf",), placed=placed)  # one job: the patched render runs here
     assert not failed.ok and failed.written == [] and [d.code for d in failed.diagnostics if d.code == "write-failed"]
-    assert [name for _, name, _ in seen] == ["deck.pdf"]
+    assert [name for _, name, _, _ in seen] == ["deck.pdf"]
     now = outputs(project)
     assert now["mini/deck.pdf"] != built["mini/deck.pdf"]
     assert {n: now[n] for n in now if n != "mini/deck.pdf"} == {n: built[n] for n in built if n != "mini/deck.pdf"}
