@@ -92,14 +92,12 @@ def build_games(project: Project, packs: list[Path], options: BuildOptions | Bui
 
         def start(game: _Game) -> None:
             if game.compiled is None:
-                recent = _RECENT.get(game.slug)
-                if recent is None or not game.keys or recent[0] != game.keys[_CHECKS]:
-                    if not here:
-                        pool.ready_to_compile()
-                        running[pool.submit(_compile, game.pack, project, game.lang)] = (game, _CHECKS)
-                        return
-                    recent = ("", _compile(game.pack, project, game.lang))
-                if game.compiled_now(recent[1], force, progress):
+                compiled = game.recent()
+                if compiled is None and not here:
+                    pool.ready_to_compile()
+                    running[pool.submit(_compile, game.pack, project, game.lang)] = (game, _CHECKS)
+                    return
+                if game.compiled_now(compiled or _compile(game.pack, project, game.lang), force, progress):
                     start(game)
                 return
             pool.draw(idle=not running)
@@ -346,6 +344,11 @@ class _Game:
                            rendered=[n for n in self.names if n not in self.hits],
                            reused=[n for n in self.names if n in self.hits])
 
+    def recent(self) -> Compiled | None:
+        """The game as an earlier build in this process compiled it from the same inputs, or None."""
+        recent = _RECENT.get(self.slug)
+        return recent[1] if recent is not None and self.keys and recent[0] == self.keys[_CHECKS] else None
+
     def record(self, early: bool = False) -> None:
         """Keep the record of what deck.pdf prints current (``cardforge diff`` without a
         revision compares with it, see :func:`cardforge.reprint.record`), once a build:
@@ -362,8 +365,7 @@ class _Game:
         if compiled is None:
             if recorded(output, self.slug):
                 return
-            recent = _RECENT.get(self.slug)
-            compiled = recent[1] if recent and self.keys and recent[0] == self.keys[_CHECKS] else _compile(self.pack, self.project)
+            compiled = self.recent() or _compile(self.pack, self.project)
         if compiled.game is not None:
             record(output, compiled)
 

@@ -37,9 +37,9 @@ def watch(project: Project, slugs: list[str] | None, options: BuildOptions = Bui
     A game's errors and warnings are printed as soon as it is checked, before anything is
     drawn; the outputs follow, drawn (with ``jobs`` of two or more) by worker processes kept
     from one rebuild to the next (:func:`cardforge.workers.kept_pool`). After a save, a game's
-    new deck.pdf is put in place (and said) as soon as it is drawn, while its other outputs
-    are still drawn. ``built`` is called with the results of every build, the first one included. Output
-    and diagnostics go to ``console`` (standard error by default).
+    new deck.pdf is put in place (and said) as soon as it is drawn, before its other outputs.
+    ``built`` is called with the results of every build, the first one included. Output and
+    diagnostics go to ``console`` (standard error by default).
     """
     console = console or Console(stderr=True)
     pool = kept_pool(jobs) if jobs > 1 else None

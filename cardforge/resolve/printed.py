@@ -101,13 +101,12 @@ def face_digests(game: Game, layouts: LayoutSet) -> dict[int, str]:
         shared.update(b"\0" + path.relative_to(root).as_posix().encode() + b"\0" + _digest(path))
     base = shared.hexdigest()
     digests = {}
-    faces: dict[int, tuple[Face | None, bytes]] = {}  # id(face) -> (the face, its repr): most cards share them
+    faces: dict[int, bytes] = {}  # id(face) -> its repr: most cards share a face (every face outlives the loop)
 
     def face_repr(face: Face | None) -> bytes:
-        found = faces.get(id(face))
-        if found is None or found[0] is not face:
-            found = faces[id(face)] = (face, _face_repr(face).encode())
-        return found[1]
+        if id(face) not in faces:
+            faces[id(face)] = _face_repr(face).encode()
+        return faces[id(face)]
 
     for i, card in enumerate(game.cards):
         layout = layouts.for_card(card)
